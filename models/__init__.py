@@ -1,0 +1,1 @@
+"""Trained models, shipped inside the package as kscore.models (see pyproject.toml)."""

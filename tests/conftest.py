@@ -1,0 +1,36 @@
+"""Shared fixtures: where the shared data sets live, skipping visibly without them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+SHARED_DATA = PROJECT.parent / "shared" / "data"
+TEST_DATA = PROJECT / "tests" / "data"
+
+
+def _shared(name: str) -> Path:
+    folder = SHARED_DATA / name
+    if not folder.is_dir():
+        pytest.skip(f"shared data set not present here: {folder}")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def kingdomino_data() -> Path:
+    """../shared/data/kingdomino: 54 labelled 500x500 boards."""
+    return _shared("kingdomino")
+
+
+@pytest.fixture(scope="session")
+def photos_data() -> Path:
+    """../shared/data/photos: 3 labelled real photos."""
+    return _shared("photos")
+
+
+@pytest.fixture(scope="session")
+def tiles_phone_data() -> Path:
+    """../shared/data/tiles-phone: 5,655 labelled squares."""
+    return _shared("tiles-phone")
