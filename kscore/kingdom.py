@@ -89,6 +89,12 @@ EMPTY_SQUARE = Square(Terrain.EMPTY)
 Position = tuple[int, int]  # (row, col), row 0 at the top
 
 
+def square_name(position: Position) -> str:
+    """How kscore names a square to a person: 1-based, row first ("row 2, column 3")."""
+    row, col = position
+    return f"row {row + 1}, column {col + 1}"
+
+
 @dataclass(frozen=True)
 class Kingdom:
     """One player's kingdom: a square grid of squares plus per-kingdom extras.
