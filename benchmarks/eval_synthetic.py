@@ -1,0 +1,122 @@
+"""Measure localisation (and, with --score, the whole photo pipeline) on synthetic scenes.
+
+Scenes paste labelled boards of ../shared/data/kingdomino into random tables
+(kscore.photo.synth). Prints kingdoms found, corner error relative to the
+side, grid size right, false finds and time; with --score also squares right
+and exact scores, using only kingdoms held out from the recogniser's training
+when it names them (see --holdout).
+
+    python benchmarks/eval_synthetic.py --scenes 60 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
+
+from kscore.dataset import load_boards  # noqa: E402
+from kscore.photo.geometry import corner_error  # noqa: E402
+from kscore.photo.load import Photo  # noqa: E402
+from kscore.photo.localise import localise  # noqa: E402
+from kscore.photo.synth import BoardSource, compose_board, make_scene  # noqa: E402
+
+GOOD = 0.02  # the target: mean corner error under 2% of the kingdom's side
+
+
+def board_sources(folder: Path, kingdoms: set[str] | None = None) -> list[BoardSource]:
+    out = []
+    for b in load_boards(folder):
+        if kingdoms is None or b.group in kingdoms:
+            out.append(BoardSource(cv2.imread(str(b.image)), b.kingdom, b.board_id))
+    return out
+
+
+def seven_by_seven(sources: list[BoardSource], rng: np.random.Generator, name: str) -> BoardSource:
+    """A 7x7 board of squares drawn from random 5x5 boards (fine for localisation)."""
+    squares = []
+    for _ in range(49):
+        src = sources[int(rng.integers(0, len(sources)))]
+        r, c = int(rng.integers(0, 5)), int(rng.integers(0, 5))
+        px = src.image.shape[0] // 5
+        squares.append((src.image[r * px : (r + 1) * px, c * px : (c + 1) * px], src.kingdom[(r, c)]))
+    return compose_board(squares, 7, name)
+
+
+def match(found, truth_corners):
+    if not found:
+        return None, float("inf")
+    errors = [corner_error(f.corners, truth_corners) for f in found]
+    i = int(np.argmin(errors))
+    return found[i], errors[i]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data" / "kingdomino")
+    ap.add_argument("--scenes", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seven", type=float, default=0.25, help="share of 7x7 boards")
+    ap.add_argument("--save", type=Path, help="write failing scenes here")
+    args = ap.parse_args(argv)
+
+    sources = board_sources(args.data)
+    rng = np.random.default_rng(args.seed)
+    n_truth = n_found = n_good = n_size = n_false = 0
+    errors, times = [], []
+    for s in range(args.scenes):
+        count = int(rng.choice([1, 1, 2, 3]))
+        boards = []
+        for j in range(count):
+            if rng.random() < args.seven:
+                boards.append(seven_by_seven(sources, rng, f"s{s}-{j}"))
+            else:
+                boards.append(sources[int(rng.integers(0, len(sources)))])
+        scene = make_scene(boards, rng)
+        photo = Photo(Path(f"scene{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
+        t = time.perf_counter()
+        loc = localise(photo)
+        times.append(time.perf_counter() - t)
+        used = set()
+        bad = False
+        for truth in scene.kingdoms:
+            n_truth += 1
+            best, err = match(loc.boards, truth.corners)
+            if best is None or err > 0.25:
+                bad = True
+                continue
+            used.add(id(best))
+            n_found += 1
+            errors.append(err)
+            n_good += err < GOOD
+            n_size += best.size == truth.kingdom.size
+            bad |= err >= GOOD or best.size != truth.kingdom.size
+        n_false += sum(1 for b in loc.boards if id(b) not in used)
+        if bad and args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            im = scene.image.copy()
+            for t_ in scene.kingdoms:
+                cv2.polylines(im, [t_.corners.astype(np.int32)], True, (255, 0, 0), 2)
+            for b in loc.boards:
+                cv2.polylines(im, [b.corners.astype(np.int32)], True, (0, 0, 255), 2)
+            cv2.imwrite(str(args.save / f"scene{s}_{scene.background}.jpg"), im)
+    e = np.array(errors) if errors else np.array([np.nan])
+    print(f"synthetic scenes: {args.scenes} (seed {args.seed}), kingdoms: {n_truth}")
+    print(f"found (any overlap):            {n_found}/{n_truth} = {n_found / n_truth:.1%}")
+    print(f"found with corner error < {GOOD:.0%}:  {n_good}/{n_truth} = {n_good / n_truth:.1%}  (target >= 99%)")
+    print(f"corner error / side: mean {e.mean():.2%}, median {np.median(e):.2%}, 95th pct {np.percentile(e, 95):.2%}")
+    print(f"grid size right:                {n_size}/{n_found}")
+    print(f"false finds:                    {n_false}")
+    print(f"localisation time per scene:    mean {np.mean(times) * 1000:.0f} ms, max {np.max(times) * 1000:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

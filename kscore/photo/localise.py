@@ -1,0 +1,320 @@
+"""Find every kingdom's grid in a photo, without clicks.
+
+Stages, each a pure function on arrays:
+1. `foreground`: colours that the photo's border strip (the table, mostly)
+   does not show. Tiles are saturated and varied; a table, cloth or mat is a
+   few colours that also fill the border. Colours are compared as a smoothed
+   3D histogram so a lake tile on a navy cutting mat still differs by shade.
+2. `candidate_quads`: cleaned-up blobs of foreground -> outline quadrilaterals.
+3. `refine_quad`: in a rectified view with a margin, fit a straight line to the
+   board's edge on each side (where foreground ends), intersect -> corners.
+   Repeated, so perspective left by the first guess shrinks each time.
+4. `fit_lattice`: the grid size (5 or 7) whose seams (dark lines between
+   tiles; missing inside dominoes, so scored on average) the rectified board
+   shows best, and whether it shows any lattice at all: clutter does not.
+A board filling the whole photo (a cropped top-down board) has no border
+strip to learn the table from; it is tried as a whole-image quad.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .geometry import Quad, photo_order, quad_area
+from .load import Photo
+
+WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
+SIZES = (5, 7)
+#: A lattice this much stronger than the texture between seams is a kingdom.
+MIN_LATTICE_CONTRAST = 1.25
+
+
+@dataclass(frozen=True)
+class FoundBoard:
+    """One kingdom found in a photo.
+
+    corners: TL, TR, BR, BL as the photo shows them, in original photo pixels
+    (for a partial board: the visible part's outline). partial: cut by the
+    photo's edge; `missing` says where and roughly how much.
+    """
+
+    corners: np.ndarray
+    size: int
+    partial: bool = False
+    missing: str = ""
+    lattice_contrast: float = 0.0
+
+
+@dataclass(frozen=True)
+class Localisation:
+    boards: tuple[FoundBoard, ...]
+    seen: str  # what the photo showed, for the "nothing found" message
+
+
+# ----------------------------------------------------------------- stage 1
+
+
+def working_image(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> tuple[np.ndarray, float]:
+    """The image at localisation resolution and the factor back to `image` pixels."""
+    factor = max(image.shape[:2]) / long_side
+    if factor <= 1:
+        return image, 1.0
+    small = cv2.resize(image, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
+    return small, factor
+
+
+def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24) -> np.ndarray:
+    """Per pixel in [0, 1]: how unlike the photo's border strip its colour is."""
+    h, w = image.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2Lab)
+    q = (lab.astype(np.int32) * bins) // 256
+    index = (q[..., 0] * bins + q[..., 1]) * bins + q[..., 2]
+    s = max(2, int(strip * min(h, w)))
+    border = np.zeros((h, w), bool)
+    border[:s], border[-s:], border[:, :s], border[:, -s:] = True, True, True, True
+    all_hist = np.bincount(index.ravel(), minlength=bins**3).astype(np.float32).reshape(bins, bins, bins)
+    border_hist = np.bincount(index[border], minlength=bins**3).astype(np.float32).reshape(bins, bins, bins)
+    # Spread counts to neighbouring bins so noise and light drift don't matter.
+    all_hist = _blur3(all_hist)
+    border_hist = _blur3(border_hist)
+    share = border.mean()
+    ratio = border_hist / np.maximum(all_hist, 1e-3) / share  # ~1 for background colours, ~0 for tiles
+    fg = 1.0 - np.clip(ratio, 0, 1)
+    return fg.reshape(-1)[index.ravel()].reshape(h, w).astype(np.float32)
+
+
+def _blur3(hist: np.ndarray) -> np.ndarray:
+    kernel = np.array([0.25, 0.5, 0.25], np.float32)
+    for axis in range(3):
+        hist = np.apply_along_axis(lambda v: np.convolve(v, kernel, mode="same"), axis, hist)
+    return hist
+
+
+# ----------------------------------------------------------------- stage 2
+
+
+def candidate_quads(fg: np.ndarray, min_area_frac: float = 0.015) -> list[tuple[Quad, np.ndarray]]:
+    """Outline quads of large foreground blobs, with each blob's mask."""
+    h, w = fg.shape
+    mask = (cv2.GaussianBlur(fg, (0, 0), 1.5) > 0.5).astype(np.uint8)
+    k = max(3, int(min(h, w) * 0.006)) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))  # thin mat lines, specks
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3 * k, 3 * k), np.uint8))  # seams, dim tiles
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for contour in sorted(contours, key=cv2.contourArea, reverse=True):
+        if cv2.contourArea(contour) < min_area_frac * h * w:
+            break
+        hull = cv2.convexHull(contour)
+        quad = _hull_to_quad(hull)
+        if quad is None:
+            continue
+        blob = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob, [contour], -1, 1, -1)
+        out.append((quad, blob))
+    return out
+
+
+def _hull_to_quad(hull: np.ndarray) -> Quad | None:
+    perimeter = cv2.arcLength(hull, True)
+    for eps in np.linspace(0.01, 0.12, 23):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float64)
+        if len(approx) < 4:
+            break
+    rect = cv2.boxPoints(cv2.minAreaRect(hull))
+    return rect.astype(np.float64)
+
+
+# ----------------------------------------------------------------- stage 3
+
+_CANON = 240  # rectified board side during refinement
+_MARGIN = 0.15
+
+
+def _canonical(quad: Quad, side: int = _CANON, margin: float = _MARGIN) -> tuple[np.ndarray, int]:
+    """Homography image -> canonical frame where the quad is [m, m+side]^2."""
+    m = margin * side
+    dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
+    return cv2.getPerspectiveTransform(np.float32(quad), dst), int(round(side + 2 * m))
+
+
+def refine_quad(signal: np.ndarray, quad: Quad, rounds: int = 3) -> Quad:
+    """Move each side onto the board's edge in `signal` (foreground in [0, 1])."""
+    for r in range(rounds):
+        hom, full = _canonical(quad)
+        view = cv2.warpPerspective(signal, hom, (full, full), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        view = cv2.GaussianBlur(view, (0, 0), 1.2)
+        reach = _MARGIN * _CANON * (0.9 if r == 0 else 0.45)
+        lines = [_edge_line(view, side, reach) for side in range(4)]
+        if any(line is None for line in lines):
+            return quad
+        corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]  # TL=left&top, TR=top&right...
+        if any(c is None for c in corners):
+            return quad
+        inv = np.linalg.inv(hom)
+        pts = cv2.perspectiveTransform(np.float32(corners).reshape(-1, 1, 2), inv).reshape(4, 2)
+        quad = pts.astype(np.float64)
+    return quad
+
+
+def _edge_line(view: np.ndarray, side: int, reach: float):
+    """Fit the board edge on one side of the canonical view: (point, direction).
+
+    side 0 top, 1 right, 2 bottom, 3 left. Along the side, for each sample the
+    position of the steepest fall of foreground going outwards; a robust line
+    through them.
+    """
+    m = _MARGIN * _CANON
+    lo, hi = m - reach, m + reach
+    ts = np.linspace(m + 0.04 * _CANON, m + 0.96 * _CANON, 48)
+    # Make every side look like "top": rotate the view.
+    v = np.rot90(view, k=side)  # np.rot90 is anticlockwise: side 1 (right) becomes top
+    grad = np.diff(v, axis=0)  # increasing downward = entering the board
+    a, b = int(max(lo, 0)), int(min(hi, v.shape[0] - 2))
+    points = []
+    for t in ts:
+        col = grad[a:b, int(round(t))]
+        if col.size == 0:
+            continue
+        i = int(np.argmax(col))
+        if col[i] > 0.08:
+            points.append((t, a + i + 0.5))
+    if len(points) < 10:
+        return None
+    pts = np.array(points)
+    # robust line fit y = p0 + p1 * x, trimming outliers
+    keep = np.ones(len(pts), bool)
+    for _ in range(3):
+        p1, p0 = np.polyfit(pts[keep, 0], pts[keep, 1], 1)
+        resid = np.abs(pts[:, 1] - (p0 + p1 * pts[:, 0]))
+        thr = max(1.0, 2.5 * np.median(resid[keep]))
+        keep = resid <= thr
+        if keep.sum() < 8:
+            break
+    # back to the un-rotated frame: two points on the line
+    n = v.shape[0]
+    line_pts = np.array([[x, p0 + p1 * x] for x in (0.0, float(n))])
+    return np.array([_unrotate(p, side, n) for p in line_pts])
+
+
+def _unrotate(p, side, n):
+    """Map a point (x, y) in np.rot90(view, side) back to view coordinates."""
+    x, y = p
+    for _ in range(side):
+        # rot90 anticlockwise maps view (x, y) -> (y, n - 1 - x); invert once
+        x, y = n - 1 - y, x
+    return (x, y)
+
+
+def _intersect(l1, l2):
+    (x1, y1), (x2, y2) = l1
+    (x3, y3), (x4, y4) = l2
+    d = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    if abs(d) < 1e-9:
+        return None
+    a, b = x1 * y2 - y1 * x2, x3 * y4 - y3 * x4
+    return ((a * (x3 - x4) - (x1 - x2) * b) / d, (a * (y3 - y4) - (y1 - y2) * b) / d)
+
+
+# ----------------------------------------------------------------- stage 4
+
+_LATTICE_PX = 24  # per square when scoring seams
+
+
+def lattice_contrast(image: np.ndarray, quad: Quad, size: int) -> float:
+    """How much darker/edgier the `size` lattice's seams are than the tiles between them."""
+    side = size * _LATTICE_PX
+    dst = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    hom = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    grey = cv2.cvtColor(cv2.warpPerspective(image, hom, (side, side), flags=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    grey = grey.astype(np.float32)
+    gx = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
+    inner = slice(2, side - 2)
+    cols = gx[inner].mean(axis=0)  # vertical seams
+    rows = gy[:, inner].mean(axis=1)  # horizontal seams
+    scores = []
+    for profile in (cols, rows):
+        seam = []
+        for k in range(1, size):
+            c = k * _LATTICE_PX
+            seam.append(profile[c - 2 : c + 3].max())
+        between = np.median(profile[3:-3])
+        scores.append(np.mean(seam) / max(between, 1e-3))
+    return float(min(scores))
+
+
+def fit_lattice(image: np.ndarray, quad: Quad) -> tuple[int, float]:
+    """(size, contrast) of the best-supported grid size."""
+    best = max(((lattice_contrast(image, quad, n), n) for n in SIZES))
+    return best[1], best[0]
+
+
+# ----------------------------------------------------------------- driver
+
+
+def localise(photo: Photo) -> Localisation:
+    """Every kingdom in the photo, largest first."""
+    work, factor = working_image(photo.image)
+    to_original = factor * photo.scale
+    h, w = work.shape[:2]
+    fg = foreground(work)
+    boards: list[FoundBoard] = []
+    tried = 0
+    for quad, blob in candidate_quads(fg):
+        tried += 1
+        refined = refine_quad(fg, quad)
+        if not _plausible(refined, w, h):
+            continue
+        size, contrast = fit_lattice(work, refined)
+        if contrast < MIN_LATTICE_CONTRAST:
+            continue
+        partial, missing = _partial(blob, refined, w, h, size)
+        ordered, _ = photo_order(refined)
+        boards.append(FoundBoard(ordered * to_original, size, partial, missing, contrast))
+    if not boards:
+        whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+        size, contrast = fit_lattice(work, whole)
+        if contrast >= MIN_LATTICE_CONTRAST:
+            boards.append(FoundBoard(whole * to_original, size, False, "", contrast))
+    seen = _describe(fg, tried)
+    return Localisation(tuple(boards), seen)
+
+
+def _plausible(quad: Quad, w: int, h: int) -> bool:
+    """Convex, not tiny, not wildly non-square even under 45 degrees of tilt."""
+    if not cv2.isContourConvex(np.float32(quad).reshape(-1, 1, 2)):
+        return False
+    if quad_area(quad) < 0.01 * w * h:
+        return False
+    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    return min(sides) > 0.3 * max(sides)
+
+
+def _partial(blob: np.ndarray, quad: Quad, w: int, h: int, size: int) -> tuple[bool, str]:
+    """Whether the board runs off the photo, and which way."""
+    edge = 2
+    cut = []
+    if blob[:, :edge].any() or quad[:, 0].min() < edge:
+        cut.append("left")
+    if blob[:, -edge:].any() or quad[:, 0].max() > w - edge:
+        cut.append("right")
+    if blob[:edge].any() or quad[:, 1].min() < edge:
+        cut.append("top")
+    if blob[-edge:].any() or quad[:, 1].max() > h - edge:
+        cut.append("bottom")
+    if not cut:
+        return False, ""
+    return True, f"cut by the photo's {' and '.join(cut)} edge: part of the kingdom is not in the photo"
+
+
+def _describe(fg: np.ndarray, tried: int) -> str:
+    share = float((fg > 0.5).mean())
+    if tried == 0:
+        return f"no tile-coloured region stood out from the background ({share:.0%} of the photo looked unlike its border)"
+    return f"{tried} tile-coloured region(s), none with a 5x5 or 7x7 grid of squares"

@@ -1,0 +1,269 @@
+"""Synthetic photos of kingdoms on a table, with ground truth for free.
+
+The labelled 500x500 boards are pasted into procedurally made scenes (wood,
+cloth, carpet, white table, cutting mat with a printed grid, clutter) through a
+random camera (any rotation, tilt up to ~45 degrees, scale), then lit unevenly,
+shadowed, blurred, noised and JPEG-compressed. Used by tests and by
+benchmarks/eval_synthetic.py to measure localisation and the whole pipeline on
+kingdoms the recogniser never trained on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..kingdom import Kingdom
+from .geometry import photo_order
+
+BACKGROUNDS = ("wood", "cloth", "carpet", "table", "mat", "clutter")
+
+
+@dataclass(frozen=True)
+class BoardSource:
+    """A top-down board image whose corners are its grid's corners."""
+
+    image: np.ndarray  # BGR, square
+    kingdom: Kingdom
+    name: str
+
+
+@dataclass(frozen=True)
+class SynthKingdom:
+    corners: np.ndarray  # (4, 2) TL, TR, BR, BL as the scene shows them
+    kingdom: Kingdom  # rows in the scene's orientation
+    name: str
+    partial: bool  # part of the board lies outside the scene
+
+
+@dataclass(frozen=True)
+class SynthScene:
+    image: np.ndarray
+    kingdoms: tuple[SynthKingdom, ...]
+    background: str
+
+
+def compose_board(squares: list[tuple[np.ndarray, object]], size: int, name: str, px: int = 100) -> BoardSource:
+    """A size x size board from square crops (image, Square): for 7x7 scenes."""
+    image = np.zeros((size * px, size * px, 3), np.uint8)
+    rows = []
+    for r in range(size):
+        row = []
+        for c in range(size):
+            crop, square = squares[r * size + c]
+            image[r * px : (r + 1) * px, c * px : (c + 1) * px] = cv2.resize(crop, (px, px))
+            row.append(square)
+        rows.append(row)
+    return BoardSource(image, Kingdom.from_rows(name, rows), name)
+
+
+# ---------------------------------------------------------------- backgrounds
+
+
+def _noise(rng: np.random.Generator, h: int, w: int, scale: float) -> np.ndarray:
+    """Smooth value noise in [0, 1] with features about `scale` px wide."""
+    gh, gw = max(2, int(h / scale) + 2), max(2, int(w / scale) + 2)
+    small = rng.random((gh, gw)).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC).clip(0, 1)
+
+
+def _wood(rng, h, w):
+    base = np.array(rng.choice([[60, 110, 170], [40, 80, 130], [90, 150, 200], [30, 55, 90]]), np.float32)
+    base = base * rng.uniform(0.8, 1.15)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    theta = rng.uniform(0, np.pi)
+    u = xx * np.cos(theta) + yy * np.sin(theta)
+    v = -xx * np.sin(theta) + yy * np.cos(theta)
+    warp = _noise(rng, h, w, rng.uniform(80, 300)) * rng.uniform(20, 80)
+    grain = 0.5 + 0.5 * np.sin((v + warp) * rng.uniform(0.05, 0.2))
+    fine = _noise(rng, h, w, 3)
+    shade = 0.75 + 0.2 * grain + 0.1 * fine
+    img = base[None, None, :] * shade[..., None]
+    # planks
+    if rng.random() < 0.6:
+        pitch = rng.uniform(120, 400)
+        seam = (np.mod(u, pitch) < 3).astype(np.float32)
+        img *= (1 - 0.5 * seam)[..., None]
+    return img
+
+
+def _cloth(rng, h, w):
+    hue = rng.uniform(0, 180)
+    sat = rng.uniform(20, 160)
+    val = rng.uniform(60, 220)
+    hsv = np.uint8([[[hue, sat, val]]])
+    base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    pitch = rng.uniform(3, 8)
+    weave = 0.5 + 0.25 * (np.sin(xx * 2 * np.pi / pitch) + np.sin(yy * 2 * np.pi / pitch))
+    folds = _noise(rng, h, w, rng.uniform(100, 400))
+    shade = 0.8 + 0.1 * weave + 0.25 * (folds - 0.5)
+    return base[None, None, :] * shade[..., None]
+
+
+def _carpet(rng, h, w):
+    grey = rng.uniform(90, 200)
+    tint = rng.uniform(-15, 15, 3)
+    fine = rng.random((h, w)).astype(np.float32)
+    fine = cv2.GaussianBlur(fine, (0, 0), 1.0)
+    blotch = _noise(rng, h, w, rng.uniform(20, 60))
+    shade = 0.7 + 0.4 * fine + 0.2 * (blotch - 0.5)
+    return (grey + tint)[None, None, :] * shade[..., None]
+
+
+def _table(rng, h, w):
+    base = rng.uniform(200, 245) + rng.uniform(-8, 8, 3)
+    shade = 0.95 + 0.05 * _noise(rng, h, w, 50)
+    return base[None, None, :] * shade[..., None]
+
+
+def _mat(rng, h, w):
+    base = np.array(rng.choice([[90, 45, 20], [100, 60, 30], [40, 80, 30], [50, 50, 50]]), np.float32)
+    img = np.broadcast_to(base, (h, w, 3)).copy()
+    img *= (0.9 + 0.2 * _noise(rng, h, w, 200))[..., None]
+    pitch = rng.uniform(15, 45)
+    line = tuple(float(v) for v in np.clip(base + rng.uniform(90, 160), 0, 255))
+    for i, pos in enumerate(np.arange(rng.uniform(0, pitch), max(h, w), pitch)):
+        t = 2 if i % 5 == 0 else 1
+        p = int(pos)
+        cv2.line(img, (p, 0), (p, h), line, t)
+        cv2.line(img, (0, p), (w, p), line, t)
+    img = img.clip(0, 255).astype(np.uint8)  # putText draws on 8-bit images only
+    for _ in range(int(rng.integers(3, 12))):
+        org = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        cv2.putText(img, str(int(rng.integers(0, 60))), org, cv2.FONT_HERSHEY_SIMPLEX, rng.uniform(0.6, 2.0), line, 2)
+    return img.astype(np.float32)
+
+
+def _clutter(rng, h, w):
+    img = [_wood, _cloth, _carpet, _table][int(rng.integers(0, 4))](rng, h, w)
+    for _ in range(int(rng.integers(3, 10))):
+        colour = tuple(float(v) for v in rng.uniform(0, 255, 3))
+        cx, cy = int(rng.integers(0, w)), int(rng.integers(0, h))
+        s = int(rng.uniform(0.03, 0.15) * max(h, w))
+        kind = rng.integers(0, 3)
+        if kind == 0:
+            box = cv2.boxPoints(((cx, cy), (s, s * rng.uniform(0.3, 1.5)), rng.uniform(0, 180))).astype(np.int32)
+            cv2.fillPoly(img, [box], colour)
+        elif kind == 1:
+            cv2.ellipse(img, (cx, cy), (s, int(s * rng.uniform(0.3, 1))), rng.uniform(0, 180), 0, 360, colour, -1)
+        else:
+            pts = (np.array([cx, cy]) + rng.normal(0, s, (5, 2))).astype(np.int32)
+            cv2.fillPoly(img, [pts], colour)
+    return img
+
+
+_MAKERS = {"wood": _wood, "cloth": _cloth, "carpet": _carpet, "table": _table, "mat": _mat, "clutter": _clutter}
+
+
+def background(kind: str, rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A float32 BGR background of the given kind."""
+    return _MAKERS[kind](rng, h, w).astype(np.float32)
+
+
+# ---------------------------------------------------------------- camera
+
+
+def _camera_quad(rng, w, h, side, centre, max_tilt_deg):
+    """Where a square board of the given apparent size lands under a random camera."""
+    yaw = rng.uniform(0, 2 * np.pi)
+    tilt = np.deg2rad(rng.uniform(0, max_tilt_deg))
+    tilt_dir = rng.uniform(0, 2 * np.pi)
+    square = np.array([[-0.5, -0.5, 0], [0.5, -0.5, 0], [0.5, 0.5, 0], [-0.5, 0.5, 0]], float)
+    cz, sz = np.cos(yaw), np.sin(yaw)
+    rz = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
+    axis = np.array([np.cos(tilt_dir), np.sin(tilt_dir), 0.0])
+    rt, _ = cv2.Rodrigues(axis * tilt)
+    pts = square @ rz.T @ rt.T
+    focal = 1.0
+    distance = rng.uniform(1.3, 2.5)  # board size relative to camera distance: perspective strength
+    z = pts[:, 2] + distance
+    proj = pts[:, :2] * focal / z[:, None]
+    proj -= proj.mean(axis=0)
+    proj *= side / np.sqrt(max(abs(np.cross(proj[1] - proj[0], proj[3] - proj[0])), 1e-9))
+    return proj + np.asarray(centre, float)
+
+
+def make_scene(
+    boards: list[BoardSource],
+    rng: np.random.Generator,
+    size: tuple[int, int] | None = None,
+    background_kind: str | None = None,
+    max_tilt_deg: float = 45.0,
+    allow_partial: bool = False,
+    jpeg: bool = True,
+) -> SynthScene:
+    """Paste `boards` into one random scene; returns the image and ground truth."""
+    w, h = size or (int(rng.choice([1600, 1200, 1400])), int(rng.choice([1200, 1600, 1050])))
+    kind = background_kind or BACKGROUNDS[int(rng.integers(0, len(BACKGROUNDS)))]
+    img = background(kind, rng, h, w)
+    occupied = np.zeros((h, w), np.uint8)
+    truths: list[SynthKingdom] = []
+    n = len(boards)
+    for board in boards:
+        for _attempt in range(30):
+            side = rng.uniform(0.25, 0.6 if n == 1 else 0.42) * min(w, h)
+            margin = -0.3 * side if allow_partial else 0.75 * side
+            centre = (rng.uniform(margin, w - margin), rng.uniform(margin, h - margin))
+            quad = _camera_quad(rng, w, h, side, centre, max_tilt_deg)
+            poly = np.zeros_like(occupied)
+            cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
+            inside = bool(np.all((quad >= 2) & (quad <= [w - 3, h - 3])))
+            if not allow_partial and not inside:
+                continue
+            grown = cv2.dilate(poly, np.ones((int(side * 0.15) | 1,) * 2, np.uint8))
+            if np.any(grown & occupied) or poly.sum() < 0.5 * side * side * 0.3:
+                continue
+            occupied |= grown
+            truths.append(_paste(img, board, quad, rng, partial=not inside))
+            break
+    img = _light(img, rng)
+    if rng.random() < 0.7:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.8))
+    img = img + rng.normal(0, rng.uniform(1, 7), img.shape).astype(np.float32)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if jpeg:
+        _ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 95))])
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return SynthScene(img, tuple(truths), kind)
+
+
+def _paste(img, board: BoardSource, quad, rng, partial) -> SynthKingdom:
+    h, w = img.shape[:2]
+    bs = board.image.shape[0]
+    src = np.float32([[0, 0], [bs, 0], [bs, bs], [0, bs]])
+    hom = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    # drop shadow and the tiles' dark sides just outside the grid
+    shadow = np.zeros((h, w), np.float32)
+    offset = rng.normal(0, 0.015, 2) * np.sqrt(max(abs(np.cross(quad[1] - quad[0], quad[3] - quad[0])), 1))
+    cv2.fillConvexPoly(shadow, (quad + offset).astype(np.int32), 1.0)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), rng.uniform(2, 12))
+    img *= (1 - rng.uniform(0.2, 0.5) * shadow)[..., None]
+    warped = cv2.warpPerspective(board.image, hom, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)
+    mask = cv2.warpPerspective(np.ones((bs, bs), np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+    img *= 1 - mask
+    img += warped * mask
+    ordered, turns = photo_order(quad)
+    # The board's own corner `turns` (clockwise from its TL) is the scene's TL:
+    # the scene shows the board turned `turns` quarter turns anticlockwise.
+    kingdom = board.kingdom
+    for _ in range((4 - turns) % 4):
+        kingdom = kingdom.rotated()
+    return SynthKingdom(ordered, kingdom, board.name, partial)
+
+
+def _light(img, rng):
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = (xx * np.cos(angle) + yy * np.sin(angle)) / max(h, w)
+    gain = rng.uniform(0.7, 1.05) + rng.uniform(0, 0.45) * (ramp - ramp.min())
+    if rng.random() < 0.4:  # a soft cast shadow across the scene
+        poly = (rng.random((4, 2)) * [w, h]).astype(np.int32)
+        shade = np.zeros((h, w), np.float32)
+        cv2.fillPoly(shade, [poly], 1.0)
+        gain = gain * (1 - rng.uniform(0.15, 0.4) * cv2.GaussianBlur(shade, (0, 0), rng.uniform(10, 40)))
+    tint = rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    return img * gain[..., None] * tint
