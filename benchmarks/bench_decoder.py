@@ -1,0 +1,59 @@
+"""Time the tile-set decoder alone on every labelled board (median ms, one core).
+
+Grids: the labelled kingdoms with classifier-like noise (sim_decoder.noisy), clean
+and with one injected close-second misread, so both the "already legal" path and
+the search path are timed.
+
+    python benchmarks/bench_decoder.py [--data ../shared/data/kingdomino] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sim_decoder import misread, noisy  # noqa: E402
+
+from kscore.dataset import load_boards  # noqa: E402
+from kscore.recognition.decoder import decode  # noqa: E402
+from kscore.tileset import KINGDOMINO  # noqa: E402
+
+
+def main() -> None:
+    default = Path(__file__).resolve().parents[2] / "shared" / "data" / "kingdomino"
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=default)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--strength", type=float, default=7.0)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    cases = {"clean": [], "one misread": []}
+    for board in load_boards(args.data):
+        T, C = noisy(board.kingdom, rng, args.strength)
+        cases["clean"].append((T, C))
+        T2, C2 = T.copy(), C.copy()
+        tiles = [p for p, s in board.kingdom.squares() if s.terrain.scores]
+        r, c = tiles[rng.integers(len(tiles))]
+        misread(C2[r, c], board.kingdom[(r, c)].crowns, rng, 0.5, 0.95)
+        cases["one misread"].append((T2, C2))
+    decode(*cases["clean"][0], KINGDOMINO)  # compile the tile set once, as a real run would
+    for label, grids in cases.items():
+        times = []
+        for _ in range(args.repeats):
+            for T, C in grids:
+                t0 = time.perf_counter()
+                decode(T, C, KINGDOMINO)
+                times.append(1000 * (time.perf_counter() - t0))
+        print(f"{label:12s} {len(times)} decodes: median {np.median(times):.2f} ms, "
+              f"p95 {np.percentile(times, 95):.2f} ms, max {max(times):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
