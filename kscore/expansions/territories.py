@@ -1,0 +1,76 @@
+"""Territories (properties) as the expansion rules need them.
+
+A territory is a maximal edge-connected group of squares of one scoring
+terrain (castle, empty and volcano squares belong to none), exactly as
+rules.md section 1 defines a property. The expansions need more than the
+score of each one: their size, crowns printed and crowns counted (not under
+a giant), and a stable name for messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..kingdom import Kingdom, Position, Terrain, square_name
+
+
+@dataclass(frozen=True)
+class Territory:
+    terrain: Terrain
+    squares: tuple[Position, ...]  # reading order (row, then column)
+    crowns: int  # printed crowns (fires in Origins), giants ignored
+    counted_crowns: int  # crowns not under a giant: what scores
+
+    @property
+    def size(self) -> int:
+        return len(self.squares)
+
+    @property
+    def giants(self) -> int:
+        return self.crowns - self.counted_crowns
+
+    @property
+    def score(self) -> int:
+        return self.size * self.counted_crowns
+
+    def describe(self) -> str:
+        """e.g. "the forest territory at row 1, column 2 (4 squares)"."""
+        plural = "" if self.size == 1 else "s"
+        return f"the {self.terrain.value} territory at {square_name(self.squares[0])} ({self.size} square{plural})"
+
+
+def find_territories(kingdom: Kingdom) -> list[Territory]:
+    """Every territory of the kingdom, in reading order of its first square."""
+    seen: set[Position] = set()
+    found: list[Territory] = []
+    for start, square in kingdom.squares():
+        if start in seen or not square.terrain.scores:
+            continue
+        group, stack = [], [start]
+        seen.add(start)
+        while stack:
+            position = stack.pop()
+            group.append(position)
+            for other in kingdom.neighbours(position):
+                if other not in seen and kingdom[other].terrain is square.terrain:
+                    seen.add(other)
+                    stack.append(other)
+        group.sort()
+        found.append(
+            Territory(
+                square.terrain,
+                tuple(group),
+                sum(kingdom[p].crowns for p in group),
+                sum(kingdom[p].counted_crowns for p in group),
+            )
+        )
+    return found
+
+
+def largest_territory(kingdom: Kingdom) -> Territory | None:
+    """The largest territory; on equal sizes the first in reading order."""
+    best: Territory | None = None
+    for territory in find_territories(kingdom):  # reading order: keep the first of equals
+        if best is None or territory.size > best.size:
+            best = territory
+    return best
