@@ -11,7 +11,7 @@ from kscore.dataset import load_boards
 from kscore.kingdom import BASE_LETTERS, Kingdom, Square, Terrain, square_name
 from kscore.recognition.classes import TERRAIN_CLASSES
 from kscore.recognition.decoder import decode
-from kscore.tileset import KINGDOMINO, split_into_dominoes
+from kscore.tileset import KINGDOMINO, TILESETS, split_into_dominoes
 
 # Board 1 of the Aalborg set (kingdom k01), and the 7x7 of tpacko_game1.jpg.
 BOARD_1 = """
@@ -219,3 +219,21 @@ def test_single_errors_on_the_labelled_boards_are_corrected(kingdomino_data):
                     flagged += 1
     # Both outcomes occur (a change to an existing square type often still splits).
     assert corrected > 100 and flagged > 100
+
+
+def test_expansion_kingdom_is_never_silently_rewritten():
+    # Footprint domino 49 (W2+F1, Age of Giants) in place of an F0+F0 domino.
+    giants_kingdom = kingdom(BOARD_1.replace("G0 L0 F0 F0 F0", "G0 L0 F0 W2 F1", 1))
+    with_giants = decode(*grids(giants_kingdom), TILESETS["kingdomino+giants"])
+    assert with_giants.legal and with_giants.changes == []
+    assert types(with_giants.kingdom) == types(giants_kingdom)
+    # Against the base box a W2 cannot be: a 98%-sure reading is repaired, but
+    # the change is said and the square marked; a near-certain one is kept.
+    repaired = decode(*grids(giants_kingdom), KINGDOMINO)
+    assert repaired.legal and len(repaired.changes) == 1
+    assert "row 1, column 4" in repaired.changes[0] and "no wheat square with 2 crowns" in repaired.changes[0]
+    assert repaired.kingdom[(0, 3)].uncertain
+    kept = decode(*grids(giants_kingdom, p=0.99999), KINGDOMINO)
+    assert not kept.legal and types(kept.kingdom) == types(giants_kingdom)
+    assert kept.kingdom[(0, 3)].uncertain
+    assert any("no wheat square with 2 crowns" in p for p in kept.problems)

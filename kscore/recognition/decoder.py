@@ -65,8 +65,13 @@ class DecoderSettings:
       `?` even when the decoder is sure: the classifier was confident there (odds
       above 10:1), so a person should look at it.
     max_alternatives / max_pops / max_checks / time_budget_s: hard caps on the
-      search (sorted alternatives kept, subsets popped, full split checks run,
-      wall time), so a hopeless board still reads in a few ms.
+      search for the first legal kingdom (sorted alternatives kept, subsets
+      popped, full split checks run, wall time), so a hopeless board still
+      reads in about 10 ms. split_budget: steps of one split search; every
+      labelled kingdom (5x5 and 7x7) splits within 50, so 2,000 only cuts off
+      hopeless grids. flag_split_budget: the same for naming unpaired squares.
+    posterior_pops / posterior_time_s: caps on the search for rivals after it;
+      when they cut it short, what was not explored counts against confidence.
     """
 
     margin: float = math.log(1000.0)
@@ -76,8 +81,11 @@ class DecoderSettings:
     max_alternatives: int = 64
     max_pops: int = 20_000
     max_checks: int = 200
-    split_budget: int = 20_000
+    split_budget: int = 2_000
+    flag_split_budget: int = 3_000
     time_budget_s: float = 0.01
+    posterior_pops: int = 2_000
+    posterior_time_s: float = 0.003
 
 
 DEFAULT_SETTINGS = DecoderSettings()
@@ -379,6 +387,7 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
     found: list[tuple[float, dict[int, int]]] = []  # legal readings, cheapest first
     heap: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]
     pops = 0
+    rival_pops, rival_deadline = 0, 0.0
     explored_to = math.inf  # every subset cheaper than this was examined
     exhaustive = True
     while heap:
@@ -388,11 +397,15 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
             explored_to = cost
             break
         pops += 1
-        if (
-            pops > settings.max_pops
-            or checker.full_checks >= settings.max_checks
-            or (pops % 32 == 0 and time.perf_counter() - started > settings.time_budget_s)
-        ):
+        if found:  # looking for rivals of the chosen kingdom
+            capped = pops > rival_pops or (pops % 16 == 0 and time.perf_counter() > rival_deadline)
+        else:
+            capped = (
+                pops > settings.max_pops
+                or checker.full_checks >= settings.max_checks
+                or (pops % 32 == 0 and time.perf_counter() - started > settings.time_budget_s)
+            )
+        if capped:
             explored_to, exhaustive = cost, False
             break
         # Successors: extend with the next alternative, or swap the last for it.
@@ -405,6 +418,9 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
         if len(changes) < len(subset):
             continue  # two alternatives for one square
         if checker.legal(changes):
+            if not found:
+                rival_pops = pops + settings.posterior_pops
+                rival_deadline = time.perf_counter() + settings.posterior_time_s
             found.append((cost, changes))
     else:
         explored_to = math.inf
@@ -496,7 +512,7 @@ def _keep_reading(raw_types, raw_lp, n, name, box: _Box, tileset, settings, chec
         doubtful[castles] = True
         problems.append(f"{len([t for t, _ in raw_types if t is Terrain.CASTLE])} castles read; a kingdom has exactly one")
     kingdom = _kingdom(name, n, raw_types, doubtful)
-    split = split_into_dominoes(kingdom, tileset, budget=settings.split_budget)
+    split = split_into_dominoes(kingdom, tileset, budget=settings.flag_split_budget)
     for position in split.unpaired:
         doubtful[position[0] * n + position[1]] = True
     if split.unpaired:
