@@ -1,10 +1,10 @@
 """Time the tile-set decoder alone on every labelled board (median ms, one core).
 
-Grids: the labelled kingdoms with classifier-like noise (sim_decoder.noisy), clean
+Grids: the labelled kingdoms (5x5 boards, and the 7x7 kingdoms of the photos) with classifier-like noise (sim_decoder.noisy), clean
 and with one injected close-second misread, so both the "already legal" path and
 the search path are timed.
 
-    python benchmarks/bench_decoder.py [--data ../shared/data/kingdomino] [--repeats 3]
+    python benchmarks/bench_decoder.py [--data ../shared/data/kingdomino] [--photos ../shared/data/photos] [--repeats 3] [--strength 7]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sim_decoder import misread, noisy  # noqa: E402
 
-from kscore.dataset import load_boards  # noqa: E402
+from kscore.dataset import load_boards, load_photo_items  # noqa: E402
 from kscore.recognition.decoder import decode  # noqa: E402
 from kscore.tileset import KINGDOMINO  # noqa: E402
 
@@ -30,21 +30,28 @@ def main() -> None:
     default = Path(__file__).resolve().parents[2] / "shared" / "data" / "kingdomino"
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=default)
+    parser.add_argument("--photos", type=Path, default=default.parent / "photos")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--strength", type=float, default=7.0)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
-    cases = {"clean": [], "one misread": []}
-    for board in load_boards(args.data):
-        T, C = noisy(board.kingdom, rng, args.strength)
-        cases["clean"].append((T, C))
+    cases = {"clean": [], "one misread": [], "7x7 clean": [], "7x7 misread": []}
+    kingdoms = [board.kingdom for board in load_boards(args.data)]
+    if args.photos.is_dir():  # the labelled 7x7 (Mighty Duel) kingdoms, repeated to weigh
+        kingdoms += [k.kingdom for ks in load_photo_items(args.photos).values() for k in ks if k.size == 7] * 10
+    for kingdom in kingdoms:
+        prefix = "7x7 " if kingdom.size == 7 else ""
+        T, C = noisy(kingdom, rng, args.strength)
+        cases[prefix + "clean"].append((T, C))
         T2, C2 = T.copy(), C.copy()
-        tiles = [p for p, s in board.kingdom.squares() if s.terrain.scores]
+        tiles = [p for p, s in kingdom.squares() if s.terrain.scores]
         r, c = tiles[rng.integers(len(tiles))]
-        misread(C2[r, c], board.kingdom[(r, c)].crowns, rng, 0.5, 0.95)
-        cases["one misread"].append((T2, C2))
+        misread(C2[r, c], kingdom[(r, c)].crowns, rng, 0.5, 0.95)
+        cases[prefix + ("misread" if prefix else "one misread")].append((T2, C2))
     decode(*cases["clean"][0], KINGDOMINO)  # compile the tile set once, as a real run would
     for label, grids in cases.items():
+        if not grids:
+            continue
         times = []
         for _ in range(args.repeats):
             for T, C in grids:

@@ -11,7 +11,7 @@ corrected (reading wrong, decoded right), flagged (decoded wrong but a wrong
 square is marked ?), silent (decoded wrong, no wrong square marked), broken
 (reading right, decoded wrong). Also: boards whose decoded kingdom has any `?`.
 
-    python benchmarks/sim_decoder.py [--data ../shared/data/kingdomino] [--trials 10] [--seed 0] [--strength 7]
+    python benchmarks/sim_decoder.py [--data ../shared/data/kingdomino] [--trials 10] [--seed 0] [--strength 7] [--margin 6.9]
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import argparse
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kscore.dataset import load_boards  # noqa: E402
 from kscore.kingdom import Kingdom, Terrain  # noqa: E402
 from kscore.recognition.classes import TERRAIN_CLASSES  # noqa: E402
-from kscore.recognition.decoder import decode  # noqa: E402
+from kscore.recognition.decoder import DEFAULT_SETTINGS, DecoderSettings, decode  # noqa: E402
 from kscore.tileset import KINGDOMINO  # noqa: E402
 
 SCENARIOS = ("noise", "crown", "terrain", "confident-crown")
@@ -68,14 +69,17 @@ def per_square_reading(T, C) -> list[tuple[Terrain, int]]:
     return [(s.terrain, s.crowns) for _, s in d.kingdom.squares()]
 
 
-def run(folder: Path, trials: int, seed: int, strength: float) -> None:
+def run(folder: Path, trials: int, seed: int, strength: float, settings: DecoderSettings) -> None:
     boards = load_boards(folder)
     rng = np.random.default_rng(seed)
+    bins = np.array([0.5, 0.8, 0.9, 0.95, 0.99])
+    in_bin = np.zeros(len(bins) + 1)
+    right_in_bin = np.zeros(len(bins) + 1)
     for scenario in SCENARIOS:
         outcomes: Counter = Counter()
         times = []
         any_flag = 0
-        squares = squares_right = 0
+        squares = squares_right = decoded_right = 0
         for _ in range(trials):
             for board in boards:
                 truth = board.kingdom
@@ -93,26 +97,37 @@ def run(folder: Path, trials: int, seed: int, strength: float) -> None:
                 squares += len(reading)
                 squares_right += sum(a == b for a, b in zip(reading, true_types))
                 t0 = time.perf_counter()
-                d = decode(T, C, KINGDOMINO, board.board_id)
+                d = decode(T, C, KINGDOMINO, board.board_id, settings=settings)
                 times.append(time.perf_counter() - t0)
                 got = [(s.terrain, s.crowns) for _, s in d.kingdom.squares()]
-                wrong = [i for i, (a, b) in enumerate(zip(got, true_types)) if a != b]
+                ok = np.array([a == b for a, b in zip(got, true_types)])
+                decoded_right += int(ok.sum())
+                which = np.searchsorted(bins, d.confidence.reshape(-1), side="right")
+                np.add.at(in_bin, which, 1)
+                np.add.at(right_in_bin, which, ok)
+                wrong = set(np.flatnonzero(~ok))
                 flags = {i for i, (_, s) in enumerate(d.kingdom.squares()) if s.uncertain}
                 any_flag += bool(flags)
                 if not wrong:
                     outcomes["right" if reading_right else "corrected"] += 1
                 elif reading_right:
                     outcomes["broken"] += 1
-                elif flags & set(wrong):
+                elif flags & wrong:
                     outcomes["flagged"] += 1
                 else:
                     outcomes["silent"] += 1
         total = sum(outcomes.values())
         figures = ", ".join(f"{k} {outcomes[k]} ({100 * outcomes[k] / total:.1f}%)"
                             for k in ("right", "corrected", "flagged", "silent", "broken"))
-        print(f"{scenario:16s} boards {total}: {figures}; any ? on {100 * any_flag / total:.1f}% of boards; "
-              f"per-square reading right {100 * squares_right / squares:.2f}%; "
+        print(f"{scenario}: boards {total}: {figures}")
+        print(f"    squares right: reading {100 * squares_right / squares:.2f}%, decoded {100 * decoded_right / squares:.2f}%; "
+              f"boards with any ?: {100 * any_flag / total:.1f}%; "
               f"decode median {1000 * np.median(times):.2f} ms, max {1000 * max(times):.1f} ms")
+    edges = ["0"] + [f"{b:g}" for b in bins] + ["1"]
+    print("confidence calibration over all squares (bin: squares, fraction right):")
+    for k in range(len(bins) + 1):
+        if in_bin[k]:
+            print(f"    [{edges[k]}, {edges[k + 1]}): {int(in_bin[k])}, {right_in_bin[k] / in_bin[k]:.3f}")
 
 
 def main() -> None:
@@ -122,8 +137,11 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--strength", type=float, default=7.0, help="true-class logit mean: higher, fewer noise errors")
+    parser.add_argument("--margin", type=float, default=DEFAULT_SETTINGS.margin, help="decoder margin (nats)")
+    parser.add_argument("--uncertain-below", type=float, default=DEFAULT_SETTINGS.uncertain_below)
     args = parser.parse_args()
-    run(args.data, args.trials, args.seed, args.strength)
+    settings = replace(DEFAULT_SETTINGS, margin=args.margin, uncertain_below=args.uncertain_below)
+    run(args.data, args.trials, args.seed, args.strength, settings)
 
 
 if __name__ == "__main__":

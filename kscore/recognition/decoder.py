@@ -82,7 +82,7 @@ class DecoderSettings:
     max_pops: int = 20_000
     max_checks: int = 200
     split_budget: int = 2_000
-    flag_split_budget: int = 3_000
+    flag_split_budget: int = 1_000
     time_budget_s: float = 0.01
     posterior_pops: int = 2_000
     posterior_time_s: float = 0.003
@@ -135,14 +135,7 @@ class _Box:
     stock: tuple[int, ...]  # flat T*T: copies of domino (a, b), a <= b
     compat: tuple[frozenset[int], ...]  # per tile type: types it forms a domino with
     name: str
-
-    @property
-    def castle(self) -> int:
-        return self.n_tiles
-
-    @property
-    def empty(self) -> int:
-        return self.n_tiles + 1
+    castle: int  # index of the castle type (== n_tiles); empty is castle + 1
 
 
 @lru_cache(maxsize=8)
@@ -165,7 +158,7 @@ def _compile(tileset: TileSet) -> _Box:
     )
     types = tuple(tiles) + ((Terrain.CASTLE, 0), (Terrain.EMPTY, 0))
     counts = tuple(tileset.square_counts[t] for t in tiles)
-    return _Box(types, n_tiles, counts, tuple(stock), compat, tileset.name)
+    return _Box(types, n_tiles, counts, tuple(stock), compat, tileset.name, n_tiles)
 
 
 def _raw_logp(terrain_probs: np.ndarray, crown_probs: np.ndarray) -> np.ndarray:
