@@ -391,12 +391,12 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
             break
         pops += 1
         if found:  # looking for rivals of the chosen kingdom
-            capped = pops > rival_pops or (pops % 16 == 0 and time.perf_counter() > rival_deadline)
+            capped = pops > rival_pops or time.perf_counter() > rival_deadline
         else:
             capped = (
                 pops > settings.max_pops
                 or checker.full_checks >= settings.max_checks
-                or (pops % 32 == 0 and time.perf_counter() - started > settings.time_budget_s)
+                or time.perf_counter() - started > settings.time_budget_s
             )
         if capped:
             explored_to, exhaustive = cost, False
