@@ -1,0 +1,189 @@
+"""The `kscore` command: score kingdom files (and, later, photos) and rank the players.
+
+`main()` dispatches: if the first argument names a subcommand in SUBCOMMANDS it
+runs that Typer app, otherwise the root `kscore FILE...` score command. Typer
+cannot mix a positional FILE... root command with subcommands, hence this.
+Every bad input ends as one line on stderr and exit code 2 (3: nothing
+recognisable in a photo); no traceback reaches the user.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+
+from .errors import KscoreError
+from .kingdom import Kingdom
+from .ranking import dynasty, rank
+from .rules import KNOWN_VARIANTS, Game, GameRules
+from .scoring import KingdomScore, score_kingdom
+from .textformat import read_game
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+
+#: Subcommands: name -> ("module:attribute" of a typer.Typer, one-line help).
+#: Imported only when run, so scoring text never loads models. Add one with one line.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "dynasty": ("kscore.cli:dynasty_app", "sum each player's scores over several games (one file per game)"),
+}
+
+_FORMAT_HELP = "The kingdom text format and the --json schema: README.md, sections 'The kingdom text format' and 'JSON output'."
+
+_EXIT_HELP = "Exit codes: 0 scored; 2 bad input (unreadable file, parse error, unsupported size, bad option); 3 nothing recognisable in a photo."
+
+
+def _epilog() -> str:
+    subs = "\n\n".join(f"kscore {name} --help : {text}" for name, (_, text) in SUBCOMMANDS.items())
+    return (
+        "[b]Examples[/b]\n\n"
+        "kscore game.kingdom : score every kingdom in a file, then rank them\n\n"
+        "kscore alice.kingdom bob.kingdom -v harmony -v middle-kingdom : one kingdom per file, variants on\n\n"
+        "kscore game.kingdom --json : one JSON document on stdout, nothing else\n\n"
+        "kscore photo.jpg : a photo of the table (when recognition is installed)\n\n"
+        f"[b]Subcommands[/b]\n\n{subs}\n\n"
+        f"{_EXIT_HELP}\n\n{_FORMAT_HELP}"
+    )
+
+
+def _fail(error: KscoreError) -> typer.Exit:
+    print(f"kscore: {error}", file=sys.stderr)
+    return typer.Exit(error.exit_code)
+
+
+def base_rules(variants: list[str], no_tileset: bool) -> GameRules:
+    """Rules from the command-line flags; each file's header adds to them."""
+    names = [v.strip().lower() for v in variants]
+    for name in names:
+        if name not in KNOWN_VARIANTS:
+            raise KscoreError(f"unknown variant '{name}' (expected one of {', '.join(KNOWN_VARIANTS)})")
+    return GameRules(variants=frozenset(names), use_tileset=not no_tileset)
+
+
+def load_game(path: Path, rules: GameRules) -> Game:
+    """A text file or, by its extension, a photo (recognition imported only then)."""
+    if path.suffix.lower() in IMAGE_SUFFIXES and not path.is_dir():
+        if not path.exists():
+            raise KscoreError(f"{path}: no such file")
+        try:
+            from .photo_input import read_photo  # type: ignore[import-not-found]
+        except ImportError:
+            raise KscoreError(f"{path}: photo recognition not available in this build") from None
+        found: Any = read_photo(path, rules)
+        if isinstance(found, Kingdom):
+            return Game(rules, (found,), str(path))
+        if isinstance(found, Game):
+            return found
+        return Game(rules, tuple(found), str(path))
+    return read_game(path, rules)
+
+
+def score_games(games: list[Game]) -> list[KingdomScore]:
+    return [score_kingdom(k, g.rules) for g in games for k in g.kingdoms]
+
+
+def _emit_json(document: dict) -> None:
+    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
+# ---------------------------------------------------------------- kscore FILE...
+
+score_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode="rich")
+
+_FILES = typer.Argument(..., metavar="FILE", help="Kingdom text files (*.kingdom or any text) or photos.",
+                        show_default=False)
+_JSON = typer.Option(False, "--json", help="Print one JSON document on stdout and nothing else.")
+_VARIANT = typer.Option([], "--variant", "-v", metavar="NAME",
+                        help=f"Turn a variant on for every kingdom (repeatable): {', '.join(KNOWN_VARIANTS)}.")
+_NO_TILESET = typer.Option(False, "--no-tileset", help="Skip the plausibility checks against the real tile box.")
+
+
+_SCORE_HELP = (
+    "Score finished Kingdomino kingdoms and rank the players.\n\n"
+    "All the kingdoms given are the players of one game (a file may hold several, each under a [Name] line). "
+    "Each gets a table of its properties, bonuses, total, warnings and unsure squares; then comes the ranking "
+    "with the official tiebreaks (points, largest property, most crowns, else a shared place)."
+)
+
+
+@score_app.command(help=_SCORE_HELP, epilog=_epilog())
+def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
+          no_tileset: bool = _NO_TILESET) -> None:
+    """Score the kingdoms in FILE... (see _SCORE_HELP)."""
+    from . import report
+
+    try:
+        rules = base_rules(variant, no_tileset)
+        games = [load_game(path, rules) for path in files]
+    except KscoreError as error:
+        raise _fail(error) from None
+    scores = score_games(games)
+    ranking = rank(scores, games[0].rules.game)
+    if as_json:
+        _emit_json(report.scores_json(scores, ranking))
+    else:
+        report.print_scores(Console(), scores, ranking)
+
+
+# ---------------------------------------------------------------- kscore dynasty FILE...
+
+dynasty_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode="rich")
+
+
+@dynasty_app.command(epilog="[b]Example[/b]\n\nkscore dynasty game1.kingdom game2.kingdom game3.kingdom\n\n"
+                     + _EXIT_HELP + "\n\n" + _FORMAT_HELP)
+def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
+                    no_tileset: bool = _NO_TILESET) -> None:
+    """Dynasty: add up each player's totals over several games (one file per game; players matched by name)."""
+    from . import report
+
+    try:
+        rules = base_rules(variant, no_tileset)
+        games = [load_game(path, rules) for path in files]
+    except KscoreError as error:
+        raise _fail(error) from None
+    per_game = [score_games([g]) for g in games]
+    names = [Path(g.source).name for g in games]
+    result = dynasty(per_game, names)
+    if as_json:
+        _emit_json(report.dynasty_json(result, names, per_game))
+    else:
+        console = Console()
+        for scores in per_game:
+            report.print_scores(console, scores, rank(scores))
+        report.print_dynasty(console, result, names)
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def _subcommand_app(name: str) -> typer.Typer:
+    module, _, attribute = SUBCOMMANDS[name][0].partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Console-script entry point: dispatch to a subcommand or the score command."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in SUBCOMMANDS:
+            _subcommand_app(args[0])(args=args[1:], prog_name=f"kscore {args[0]}")
+        else:
+            score_app(args=args, prog_name="kscore")
+    except KscoreError as error:  # raised outside a command's own handling
+        print(f"kscore: {error}", file=sys.stderr)
+        sys.exit(error.exit_code)
+    except (KeyboardInterrupt, BrokenPipeError):
+        sys.exit(130)
+    except Exception as error:  # never a traceback for the user
+        print(f"kscore: internal error: {type(error).__name__}: {error} (please report it)", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

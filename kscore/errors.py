@@ -1,0 +1,42 @@
+"""The errors kscore reports to a user as one line on stderr (never a traceback).
+
+Each carries the exit code the CLI returns: 2 bad input, 3 nothing recognisable.
+"""
+
+from __future__ import annotations
+
+
+class KscoreError(Exception):
+    """Bad input a user can fix; str(error) is the whole one-line message."""
+
+    exit_code = 2
+
+
+class KingdomFormatError(KscoreError):
+    """A kingdom text file that does not follow the format.
+
+    Renders as `file:line:col: message (expected ...)`; line/col are 1-based and
+    omitted when the problem is the whole file (unreadable, empty...).
+    """
+
+    def __init__(self, message: str, source: str = "<text>", line: int | None = None,
+                 col: int | None = None, expected: str | None = None) -> None:
+        self.message, self.source, self.line, self.col, self.expected = message, source, line, col, expected
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = self.source
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.col is not None:
+                where += f":{self.col}"
+        text = f"{where}: {self.message}"
+        if self.expected:
+            text += f" (expected {self.expected})"
+        return text
+
+
+class NothingRecognisedError(KscoreError):
+    """A photo in which no kingdom could be found (exit code 3)."""
+
+    exit_code = 3
