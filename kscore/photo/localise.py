@@ -28,8 +28,6 @@ from .load import Photo
 
 WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
 SIZES = (5, 7)
-#: A lattice this much stronger than the texture between seams is a kingdom.
-MIN_LATTICE_CONTRAST = 1.25
 
 
 @dataclass(frozen=True)
@@ -45,7 +43,7 @@ class FoundBoard:
     size: int
     partial: bool = False
     missing: str = ""
-    lattice_contrast: float = 0.0
+    seams: float = 0.0  # share of inner tile edges showing a seam
 
 
 @dataclass(frozen=True)
@@ -67,28 +65,50 @@ def working_image(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> tuple[n
 
 
 def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24) -> np.ndarray:
-    """Per pixel in [0, 1]: how unlike the photo's border strip its colour is."""
+    """Per pixel in [0, 1]: how unlike the photo's border strip its colour is.
+
+    Shadows on the table (the photographer, a lamp) are darker than the border
+    but keep its chromaticity and smoothness: they are taken out again.
+    """
     h, w = image.shape[:2]
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2Lab)
-    q = (lab.astype(np.int32) * bins) // 256
-    index = (q[..., 0] * bins + q[..., 1]) * bins + q[..., 2]
+    blurred = cv2.GaussianBlur(image, (5, 5), 0)
+    lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2Lab)
     s = max(2, int(strip * min(h, w)))
     border = np.zeros((h, w), bool)
     border[:s], border[-s:], border[:, :s], border[:, -s:] = True, True, True, True
-    all_hist = np.bincount(index.ravel(), minlength=bins**3).astype(np.float32).reshape(bins, bins, bins)
-    border_hist = np.bincount(index[border], minlength=bins**3).astype(np.float32).reshape(bins, bins, bins)
+    q = (lab.astype(np.int32) * bins) // 256
+    fg = 1.0 - _border_likeness((q[..., 0] * bins + q[..., 1]) * bins + q[..., 2], border, (bins,) * 3)
+    # chromaticity (intensity-free) likeness for the shadow test
+    f = blurred.astype(np.float32) + 1.0
+    total = f.sum(axis=2)
+    cb = 32
+    chroma = (np.minimum(f[..., 2] / total * 3 * cb / 2, cb - 1)).astype(np.int32) * cb + np.minimum(
+        f[..., 1] / total * 3 * cb / 2, cb - 1
+    ).astype(np.int32)
+    chroma_like = _border_likeness(chroma, border, (cb, cb))
+    grey = lab[..., 0].astype(np.float32)
+    mean = cv2.blur(grey, (7, 7))
+    std = np.sqrt(np.maximum(cv2.blur(grey * grey, (7, 7)) - mean * mean, 0))
+    smooth_limit = 1.5 * float(np.percentile(std[border], 75)) + 3.0
+    darker = grey < float(np.median(grey[border]))
+    shadow = chroma_like * darker * (std < smooth_limit)
+    return (fg * (1.0 - shadow)).astype(np.float32)
+
+
+def _border_likeness(index: np.ndarray, border: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Per pixel in [0, 1]: how typical of the border strip its (binned) colour is."""
+    n = int(np.prod(shape))
+    all_hist = np.bincount(index.ravel(), minlength=n).astype(np.float32).reshape(shape)
+    border_hist = np.bincount(index[border], minlength=n).astype(np.float32).reshape(shape)
     # Spread counts to neighbouring bins so noise and light drift don't matter.
-    all_hist = _blur3(all_hist)
-    border_hist = _blur3(border_hist)
-    share = border.mean()
-    ratio = border_hist / np.maximum(all_hist, 1e-3) / share  # ~1 for background colours, ~0 for tiles
-    fg = 1.0 - np.clip(ratio, 0, 1)
-    return fg.reshape(-1)[index.ravel()].reshape(h, w).astype(np.float32)
+    all_hist, border_hist = _blur_bins(all_hist), _blur_bins(border_hist)
+    ratio = border_hist / np.maximum(all_hist, 1e-3) / border.mean()  # ~1 for background colours
+    return np.clip(ratio, 0, 1).reshape(-1)[index.ravel()].reshape(index.shape)
 
 
-def _blur3(hist: np.ndarray) -> np.ndarray:
+def _blur_bins(hist: np.ndarray) -> np.ndarray:
     kernel = np.array([0.25, 0.5, 0.25], np.float32)
-    for axis in range(3):
+    for axis in range(hist.ndim):
         hist = np.apply_along_axis(lambda v: np.convolve(v, kernel, mode="same"), axis, hist)
     return hist
 
@@ -112,6 +132,7 @@ def candidate_quads(fg: np.ndarray, min_area_frac: float = 0.015) -> list[tuple[
         quad = _hull_to_quad(hull)
         if quad is None:
             continue
+        quad = _fit_sides(contour.reshape(-1, 2).astype(np.float64), quad)
         blob = np.zeros((h, w), np.uint8)
         cv2.drawContours(blob, [contour], -1, 1, -1)
         out.append((quad, blob))
@@ -128,6 +149,63 @@ def _hull_to_quad(hull: np.ndarray) -> Quad | None:
             break
     rect = cv2.boxPoints(cv2.minAreaRect(hull))
     return rect.astype(np.float64)
+
+
+def _fit_sides(points: np.ndarray, quad: Quad) -> Quad:
+    """Refit each side of a rough quad as the dominant straight run of the outline.
+
+    A standing castle or a touching object bulges the outline; a side's line is
+    the one most outline points agree with (RANSAC), so a bulge is ignored.
+    """
+    rng = np.random.default_rng(0)
+    side_len = np.mean([np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)])
+    tol = max(1.5, 0.01 * side_len)
+    # densify the outline so long straight runs have many points
+    dense = []
+    for a, b in zip(points, np.roll(points, -1, axis=0)):
+        n = max(1, int(np.linalg.norm(b - a) / 2))
+        dense.append(a + (b - a) * np.arange(n)[:, None] / n)
+    pts = np.vstack(dense)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = np.linalg.norm(d)
+        u = d / max(length, 1e-9)
+        rel = pts - a
+        along = rel @ u
+        across = rel @ np.array([-u[1], u[0]])
+        near = pts[(along > -0.1 * length) & (along < 1.1 * length) & (np.abs(across) < 0.15 * length)]
+        if len(near) < 10:
+            lines.append(np.array([a, b]))
+            continue
+        best, best_inliers = None, -1
+        for _ in range(60):
+            p, q = near[rng.choice(len(near), 2, replace=False)]
+            if np.linalg.norm(q - p) < 0.2 * length:
+                continue
+            v = (q - p) / np.linalg.norm(q - p)
+            dist = np.abs((near - p) @ np.array([-v[1], v[0]]))
+            inliers = int((dist < tol).sum())
+            if inliers > best_inliers:
+                best, best_inliers = (p, v), inliers
+        if best is None:
+            lines.append(np.array([a, b]))
+            continue
+        p, v = best
+        dist = np.abs((near - p) @ np.array([-v[1], v[0]]))
+        inl = near[dist < tol]
+        centre = inl.mean(axis=0)
+        _, _, vt = np.linalg.svd(inl - centre)
+        direction = vt[0]
+        lines.append(np.array([centre, centre + direction]))
+    corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    out = np.array(corners, float)
+    if np.max(np.linalg.norm(out - quad, axis=1)) > 0.25 * side_len:
+        return quad  # the refit ran away: keep the rough quad
+    return out
 
 
 # ----------------------------------------------------------------- stage 3
@@ -226,33 +304,125 @@ def _intersect(l1, l2):
 _LATTICE_PX = 24  # per square when scoring seams
 
 
-def lattice_contrast(image: np.ndarray, quad: Quad, size: int) -> float:
-    """How much darker/edgier the `size` lattice's seams are than the tiles between them."""
-    side = size * _LATTICE_PX
+@dataclass(frozen=True)
+class LatticeFit:
+    size: int
+    seams: float  # share of the grid's inner tile edges that show a seam
+    contrast: float  # edge strength on seams / inside squares
+
+
+def _edges(image: np.ndarray, quad: Quad, size: int, px: int = _LATTICE_PX):
+    side = size * px
     dst = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
     hom = cv2.getPerspectiveTransform(np.float32(quad), dst)
-    grey = cv2.cvtColor(cv2.warpPerspective(image, hom, (side, side), flags=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-    grey = grey.astype(np.float32)
-    gx = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
-    gy = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
-    inner = slice(2, side - 2)
-    cols = gx[inner].mean(axis=0)  # vertical seams
-    rows = gy[:, inner].mean(axis=1)  # horizontal seams
-    scores = []
-    for profile in (cols, rows):
-        seam = []
+    view = cv2.warpPerspective(image, hom, (side, side), flags=cv2.INTER_AREA)
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2Lab).astype(np.float32)
+    gx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
+    gy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
+    return gx, gy
+
+
+def lattice_evidence(image: np.ndarray, quad: Quad, size: int) -> LatticeFit:
+    """How well the photo inside `quad` shows a size x size grid of tiles.
+
+    Each inner edge between two neighbouring squares is one segment; it shows a
+    seam when the edge strength along it beats the squares' own texture. Inside
+    a domino there is no seam, so a real kingdom shows most, not all (about 70%
+    of a 5x5's 40 inner edges at best); clutter and cloth show few.
+    """
+    px = _LATTICE_PX
+    gx, gy = _edges(image, quad, size, px)
+    lo, hi = int(px * 0.2), int(px * 0.8)
+    present = total = 0
+    seam_vals, inner_vals = [], []
+    for horizontal, g in ((False, gx), (True, gy)):
         for k in range(1, size):
-            c = k * _LATTICE_PX
-            seam.append(profile[c - 2 : c + 3].max())
-        between = np.median(profile[3:-3])
-        scores.append(np.mean(seam) / max(between, 1e-3))
-    return float(min(scores))
+            c = k * px
+            for j in range(size):
+                a, b = j * px + lo, j * px + hi
+                if horizontal:
+                    band = g[c - 2 : c + 3, a:b].max(axis=0)
+                    inner = np.concatenate([g[c - px // 2 - 3 : c - 4, a:b].ravel(), g[c + 4 : c + px // 2 + 3, a:b].ravel()])
+                else:
+                    band = g[a:b, c - 2 : c + 3].max(axis=1)
+                    inner = np.concatenate([g[a:b, c - px // 2 - 3 : c - 4].ravel(), g[a:b, c + 4 : c + px // 2 + 3].ravel()])
+                seam = float(np.median(band))
+                ref = float(np.median(inner))
+                total += 1
+                present += seam > 1.6 * ref + 8
+                seam_vals.append(seam)
+                inner_vals.append(ref)
+    contrast = float(np.median(seam_vals) / max(np.median(inner_vals), 1.0))
+    return LatticeFit(size, present / total, contrast)
 
 
-def fit_lattice(image: np.ndarray, quad: Quad) -> tuple[int, float]:
-    """(size, contrast) of the best-supported grid size."""
-    best = max(((lattice_contrast(image, quad, n), n) for n in SIZES))
-    return best[1], best[0]
+#: Share of inner tile edges showing a seam above which a quad is a kingdom.
+MIN_SEAMS = 0.3
+
+
+def fit_lattice(image: np.ndarray, quad: Quad) -> LatticeFit:
+    """The grid size (5 or 7) whose seams the photo shows best."""
+    return max((lattice_evidence(image, quad, n) for n in SIZES), key=lambda f: (f.seams, f.contrast))
+
+
+def edge_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Colour gradient (x, y) of the working image, lightly smoothed: computed once per photo."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
+    # per-pixel dominant direction, keeping sign-free strength per axis
+    gx = cv2.GaussianBlur(np.abs(gx).sum(axis=2), (0, 0), 1.0)
+    gy = cv2.GaussianBlur(np.abs(gy).sum(axis=2), (0, 0), 1.0)
+    return gx, gy
+
+
+def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, samples: int = 12) -> float:
+    """Mean edge strength across all the grid's lines (outer edges included).
+
+    Sampled at points along each line, taking the gradient component across the
+    line: peaks when the grid sits on the seams.
+    """
+    gx, gy = edges
+    h, w = gx.shape
+    hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]), np.float32(quad))
+    t = (np.arange(size * samples) + 0.5) / samples  # along a line, avoiding grid crossings
+    k = np.arange(size + 1, dtype=np.float64)
+    kk, tt = np.meshgrid(k, t, indexing="ij")
+    vertical = np.stack([kk.ravel(), tt.ravel()], axis=1)  # x = k
+    horizontal = vertical[:, ::-1]
+    total = 0.0
+    for pts, (dx, dy) in ((vertical, (1e-3, 0)), (horizontal, (0, 1e-3))):
+        img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(-1, 2)
+        nrm = cv2.perspectiveTransform((pts + [dx, dy]).reshape(-1, 1, 2), hom).reshape(-1, 2) - img
+        nrm /= np.linalg.norm(nrm, axis=1, keepdims=True) + 1e-12
+        xi = np.clip(np.round(img[:, 0]).astype(int), 0, w - 1)
+        yi = np.clip(np.round(img[:, 1]).astype(int), 0, h - 1)
+        total += float(np.mean(np.abs(nrm[:, 0]) * gx[yi, xi] + np.abs(nrm[:, 1]) * gy[yi, xi]))
+    return total / 2
+
+
+def refine_lattice(edges, quad: Quad, size: int, reach: float = 0.3) -> Quad:
+    """Nudge corners (at most `reach` of a square) to sit the grid lines on the seams."""
+    quad = np.asarray(quad, float).copy()
+    pitch = np.mean([np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]) / size
+    best = seam_energy(edges, quad, size)
+    start = quad.copy()
+    step = 0.15 * pitch
+    while step > 0.02 * pitch:
+        improved = False
+        for i in range(4):
+            for axis in range(2):
+                for sign in (1, -1):
+                    trial = quad.copy()
+                    trial[i, axis] += sign * step
+                    if np.linalg.norm(trial[i] - start[i]) > reach * pitch:
+                        continue
+                    e = seam_energy(edges, trial, size)
+                    if e > best:
+                        best, quad, improved = e, trial, True
+        if not improved:
+            step /= 2
+    return quad
 
 
 # ----------------------------------------------------------------- driver
@@ -265,23 +435,25 @@ def localise(photo: Photo) -> Localisation:
     h, w = work.shape[:2]
     fg = foreground(work)
     boards: list[FoundBoard] = []
+    edges = edge_maps(work)
     tried = 0
     for quad, blob in candidate_quads(fg):
         tried += 1
         refined = refine_quad(fg, quad)
         if not _plausible(refined, w, h):
             continue
-        size, contrast = fit_lattice(work, refined)
-        if contrast < MIN_LATTICE_CONTRAST:
+        fit = fit_lattice(work, refined)
+        if fit.seams < MIN_SEAMS:
             continue
-        partial, missing = _partial(blob, refined, w, h, size)
+        refined = refine_lattice(edges, refined, fit.size)
+        partial, missing = _partial(blob, refined, w, h, fit.size)
         ordered, _ = photo_order(refined)
-        boards.append(FoundBoard(ordered * to_original, size, partial, missing, contrast))
+        boards.append(FoundBoard(ordered * to_original, fit.size, partial, missing, fit.seams))
     if not boards:
         whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
-        size, contrast = fit_lattice(work, whole)
-        if contrast >= MIN_LATTICE_CONTRAST:
-            boards.append(FoundBoard(whole * to_original, size, False, "", contrast))
+        fit = fit_lattice(work, whole)
+        if fit.seams >= MIN_SEAMS:
+            boards.append(FoundBoard(whole * to_original, fit.size, False, "", fit.seams))
     seen = _describe(fg, tried)
     return Localisation(tuple(boards), seen)
 

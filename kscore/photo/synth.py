@@ -138,21 +138,34 @@ def _mat(rng, h, w):
 
 
 def _clutter(rng, h, w):
-    img = [_wood, _cloth, _carpet, _table][int(rng.integers(0, 4))](rng, h, w)
-    for _ in range(int(rng.integers(3, 10))):
+    # the base only: objects are added by _add_clutter once the boards are placed
+    return [_wood, _cloth, _carpet, _table][int(rng.integers(0, 4))](rng, h, w)
+
+
+def _add_clutter(img, rng, keep_clear: np.ndarray, count: int) -> None:
+    """Draw objects (cards, dice, pads...) that do not touch the boards.
+
+    Objects touching or covering a board are out of scope: colour alone cannot
+    tell a red card from a red roof, and players clear the table to score.
+    """
+    h, w = img.shape[:2]
+    for _ in range(count):
         colour = tuple(float(v) for v in rng.uniform(0, 255, 3))
         cx, cy = int(rng.integers(0, w)), int(rng.integers(0, h))
         s = int(rng.uniform(0.03, 0.15) * max(h, w))
+        shape = np.zeros((h, w), np.uint8)
         kind = rng.integers(0, 3)
         if kind == 0:
             box = cv2.boxPoints(((cx, cy), (s, s * rng.uniform(0.3, 1.5)), rng.uniform(0, 180))).astype(np.int32)
-            cv2.fillPoly(img, [box], colour)
+            cv2.fillPoly(shape, [box], 1)
         elif kind == 1:
-            cv2.ellipse(img, (cx, cy), (s, int(s * rng.uniform(0.3, 1))), rng.uniform(0, 180), 0, 360, colour, -1)
+            cv2.ellipse(shape, (cx, cy), (s, int(s * rng.uniform(0.3, 1))), rng.uniform(0, 180), 0, 360, 1, -1)
         else:
             pts = (np.array([cx, cy]) + rng.normal(0, s, (5, 2))).astype(np.int32)
-            cv2.fillPoly(img, [pts], colour)
-    return img
+            cv2.fillPoly(shape, [pts], 1)
+        if np.any(shape & keep_clear):
+            continue
+        img[shape.astype(bool)] = colour
 
 
 _MAKERS = {"wood": _wood, "cloth": _cloth, "carpet": _carpet, "table": _table, "mat": _mat, "clutter": _clutter}
@@ -219,6 +232,8 @@ def make_scene(
             occupied |= grown
             truths.append(_paste(img, board, quad, rng, partial=not inside))
             break
+    if kind == "clutter" or rng.random() < 0.2:
+        _add_clutter(img, rng, occupied, int(rng.integers(3, 12)))
     img = _light(img, rng)
     if rng.random() < 0.7:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.8))
