@@ -150,7 +150,7 @@ def parse_extras(extras: Mapping[str, str], size: int, mode: str | None = None) 
 
 def totem_lines(extras: OriginsExtras) -> list[ScoreLine]:
     lines = [ScoreLine("resources", "resources", extras.resources, f"{extras.resources} resources x 1")]
-    lines += [ScoreLine("totem", name, TOTEM_POINTS[name], f"{name} totem tile: {TOTEM_POINTS[name]}") for name in extras.totems]
+    lines += [ScoreLine("totem", "totem", TOTEM_POINTS[name], f"{name} totem tile: {TOTEM_POINTS[name]}") for name in extras.totems]
     return lines
 
 

@@ -126,7 +126,7 @@ def coins_line(extras: QueendominoExtras) -> ScoreLine:
 
 def building_line(kingdom: Kingdom, building: Building, extras: QueendominoExtras) -> ScoreLine:
     if building.per is None:
-        return ScoreLine("building", building.text, building.points, f"printed points: {building.points}")
+        return ScoreLine("building", "building", building.points, f"{building.text}: printed points {building.points}")
     if building.per == "tower":
         count, what = extras.towers or 0, "tower(s)"
     elif building.per == "knight":
@@ -135,7 +135,7 @@ def building_line(kingdom: Kingdom, building: Building, extras: QueendominoExtra
         count = sum(1 for t in find_territories(kingdom) if t.terrain.value == building.per)
         what = f"{building.per} territory(ies)"
     points = building.points * count
-    return ScoreLine("building", building.text, points, f"{building.points} x {count} {what} = {points}")
+    return ScoreLine("building", "building", points, f"{building.text}: {building.points} x {count} {what} = {points}")
 
 
 def queen_line(kingdom: Kingdom) -> ScoreLine:
