@@ -77,6 +77,9 @@ class DecoderSettings:
       hopeless grids. flag_split_budget: the same for naming unpaired squares.
     posterior_pops / posterior_time_s: caps on the search for rivals after it;
       when they cut it short, what was not explored counts against confidence.
+    Time caps are CPU time of this process (a busy machine must not change the
+    answer) and only apply after `min_pops` candidates, so the common cases
+    decode the same everywhere.
     """
 
     margin: float = math.log(1000.0)
@@ -91,6 +94,7 @@ class DecoderSettings:
     time_budget_s: float = 0.01
     posterior_pops: int = 2_000
     posterior_time_s: float = 0.003
+    min_pops: int = 300
 
 
 DEFAULT_SETTINGS = DecoderSettings()
@@ -362,7 +366,7 @@ def _per_square(raw_types, raw_p, n, name, settings) -> Decoding:
 
 
 def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet, settings: DecoderSettings):
-    started = time.perf_counter()
+    started = time.process_time()
     lp = _type_logp(joint, box.types)  # (n*n, T)
     base = [int(k) for k in lp.argmax(axis=1)]  # best legal-type reading
     # Squares whose best reading is a type the box never prints must change:
@@ -385,7 +389,7 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
     found: list[tuple[float, dict[int, int]]] = []  # legal readings, cheapest first
     heap: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]
     pops = 0
-    rival_pops, rival_deadline = 0, 0.0
+    rival_pops, rival_min, rival_deadline = 0, 0, 0.0
     explored_to = math.inf  # every subset cheaper than this was examined
     exhaustive = True
     while heap:
@@ -396,12 +400,12 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
             break
         pops += 1
         if found:  # looking for rivals of the chosen kingdom
-            capped = pops > rival_pops or time.perf_counter() > rival_deadline
+            capped = pops > rival_pops or (pops > rival_min and time.process_time() > rival_deadline)
         else:
             capped = (
                 pops > settings.max_pops
                 or checker.full_checks >= settings.max_checks
-                or time.perf_counter() - started > settings.time_budget_s
+                or (pops > settings.min_pops and time.process_time() - started > settings.time_budget_s)
             )
         if capped:
             explored_to, exhaustive = cost, False
@@ -417,8 +421,8 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
             continue  # two alternatives for one square
         if checker.legal(changes):
             if not found:
-                rival_pops = pops + settings.posterior_pops
-                rival_deadline = time.perf_counter() + settings.posterior_time_s
+                rival_pops, rival_min = pops + settings.posterior_pops, pops + settings.min_pops
+                rival_deadline = time.process_time() + settings.posterior_time_s
             found.append((cost, changes))
     else:
         explored_to = math.inf
