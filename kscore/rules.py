@@ -10,17 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
+from .expansions.games import VARIANTS as EXPANSION_VARIANTS
+from .expansions.quests import QUESTS
 from .kingdom import Kingdom
 
 #: Variants kscore scores (rules.md section 2). Mighty Duel needs no flag (7x7 is
-#: inferred from the grid) and Dynasty is the `kscore dynasty` command.
+#: inferred from the grid) and Dynasty is the `kscore dynasty` command. The
+#: expansions add the Kingdomino Origins modes (totem, tribe).
 KNOWN_VARIANTS: dict[str, str] = {
     "middle-kingdom": "+10 if the castle is on the centre square of the full frame",
     "harmony": "+5 if the frame is full (no empty square)",
+    **EXPANSION_VARIANTS,
 }
 
-#: Age of Giants quest slugs kscore can score (tiles.md). Filled by the expansions module.
-KNOWN_QUESTS: dict[str, str] = {}
+#: Age of Giants quest slugs kscore can score (tiles.md), from kscore.expansions.quests.
+KNOWN_QUESTS: dict[str, str] = {slug: f"{q.title}, {q.points} points" for slug, q in QUESTS.items()}
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Callable
 
 from .kingdom import Kingdom, Position, Terrain, square_name
 from .rules import GameRules
+from .expansions.rule import score_rule as expansion_rule
 from .scoreline import ScoreLine
 
 
@@ -104,7 +105,8 @@ def harmony(kingdom: Kingdom, rules: GameRules, properties: list[Property]) -> l
 
 
 #: The extension point: every function here is asked for its score lines.
-SCORE_RULES: list[ScoreRule] = [middle_kingdom, harmony]
+#: expansion_rule: giants, quests, coins, buildings, queen, totems, cavemen (kscore.expansions).
+SCORE_RULES: list[ScoreRule] = [middle_kingdom, harmony, expansion_rule]
 
 
 @dataclass(frozen=True)

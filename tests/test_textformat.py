@@ -122,7 +122,7 @@ def test_unknown_terrain_error_names_file_line_column():
         ("variants: harmony, chaos\n" + ALICE_GRID, "t.kingdom:1:11:", "unknown variant 'chaos'"),
         ("game: chess\n" + ALICE_GRID, "t.kingdom:1:7:", "unknown game 'chess'"),
         ("tileset: lego\n" + ALICE_GRID, "t.kingdom:1:10:", "unknown tile set 'lego'"),
-        ("quests: lost-corner\n" + ALICE_GRID, "t.kingdom:1:9:", "unknown quest 'lost-corner'"),
+        ("quests: lost-corners\n" + ALICE_GRID, "t.kingdom:1:9:", "unknown quest 'lost-corners'"),
         ("variants: harmony\nvariants: harmony\n" + ALICE_GRID, "t.kingdom:2:1:", "given twice"),
         ("[A]\nvariants: harmony\n" + ALICE_GRID, "t.kingdom:2:1:", "applies to the whole game"),
         ("frame: given\n[A]\n" + ALICE_GRID, "t.kingdom:1:1:", "belongs to one kingdom"),
@@ -241,3 +241,17 @@ def test_writer_refuses_names_the_format_cannot_hold():
 
 def test_kingdom_keys_are_documented():
     assert all(isinstance(text, str) and text for text in KINGDOM_KEYS.values())
+
+
+_ALPHABET = st.sampled_from(list("WGFLSMCwgfl.?0123459 []#:\n\t-xé") + ["variants: ", "frame: given", "[A]\n"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_ALPHABET, max_size=80).map("".join))
+def test_any_text_either_parses_or_fails_with_one_line_format_error(text):
+    try:
+        game = parse_game(text, "f.kingdom")
+    except KingdomFormatError as error:
+        assert str(error).startswith("f.kingdom") and "\n" not in str(error)
+    else:
+        assert all(k.size in (5, 7) for k in game.kingdoms)

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 
 class ExpansionError(ValueError):
-    """Base of every error the expansion modules raise."""
+    """Base of every error the expansion modules raise.
+
+    key: the header or per-kingdom key the problem is about (e.g. "quests",
+    "buildings"), when there is one, so a parser can point at its line.
+    """
+
+    key: str | None = None
 
 
 class ExtrasError(ExpansionError):

@@ -44,6 +44,24 @@ GAMES: dict[str, Game] = {
 }
 DEFAULT_GAME = "kingdomino"
 
+#: Variants (the `variants:` header, `--variant`) the expansions add: the Origins modes.
+VARIANTS = {
+    "totem": "Origins Totem mode: resources 1 point each, totem tiles 3/4/5/6",
+    "tribe": "Origins Tribe mode: cavemen (hunter-gatherers, warrior groups)",
+}
+
+#: Per-kingdom keys the expansions read (textformat's KINGDOM_KEYS), with their meaning.
+KINGDOM_KEYS = {
+    "coins": "Queendomino: coins left, 1 point per 3",
+    "knights": "Queendomino: knights owned, placed or in reserve (for 1x:knight buildings)",
+    "towers": "Queendomino: towers in the kingdom (for 1x:tower buildings)",
+    "queen": "Queendomino: yes if this player hosts the queen (+1 crown on the largest territory)",
+    "buildings": "Queendomino: e.g. 5, 3, 2x:forest, 1x:tower, 1x:knight",
+    "resources": "Origins Totem mode: resources left, 1 point each",
+    "totems": "Origins Totem mode: totem tiles held, e.g. mammoth, flint",
+    "cavemen": "Origins Tribe mode: e.g. hunter:lake@2,3; warrior:2@1,1",
+}
+
 
 def get_game(name: str) -> Game:
     key = name.strip().lower()

@@ -74,21 +74,11 @@ def _no_castle_reason(kingdom: Kingdom) -> str:
     return "the kingdom has no castle" if n == 0 else f"the kingdom has {n} castles, not one"
 
 
-def empty_edges(kingdom: Kingdom) -> list[str]:
-    """Edge rows/columns of the grid that hold no square at all."""
-    n = kingdom.size
-    edges = {
-        "top row": [(0, c) for c in range(n)],
-        "bottom row": [(n - 1, c) for c in range(n)],
-        "left column": [(r, 0) for r in range(n)],
-        "right column": [(r, n - 1) for r in range(n)],
-    }
-    return [name for name, cells in edges.items() if all(kingdom[p].terrain is Terrain.EMPTY for p in cells)]
-
-
 def _frame_unknown(kingdom: Kingdom) -> str | None:
     """Why the grid cannot be taken as the frame, or None when it can."""
-    if kingdom.extras.get("frame", "").strip().lower() == "given":
+    from ..scoring import empty_edges, frame_given  # here: scoring imports the expansions
+
+    if frame_given(kingdom):
         return None
     edges = empty_edges(kingdom)
     return f"the frame is not determined (empty {', '.join(edges)}; write `frame: given`)" if edges else None

@@ -40,31 +40,16 @@ class Territory:
 
 
 def find_territories(kingdom: Kingdom) -> list[Territory]:
-    """Every territory of the kingdom, in reading order of its first square."""
-    seen: set[Position] = set()
-    found: list[Territory] = []
-    for start, square in kingdom.squares():
-        if start in seen or not square.terrain.scores:
-            continue
-        group, stack = [], [start]
-        seen.add(start)
-        while stack:
-            position = stack.pop()
-            group.append(position)
-            for other in kingdom.neighbours(position):
-                if other not in seen and kingdom[other].terrain is square.terrain:
-                    seen.add(other)
-                    stack.append(other)
-        group.sort()
-        found.append(
-            Territory(
-                square.terrain,
-                tuple(group),
-                sum(kingdom[p].crowns for p in group),
-                sum(kingdom[p].counted_crowns for p in group),
-            )
-        )
-    return found
+    """Every territory of the kingdom, in reading order of its first square.
+
+    The grouping is the core's (scoring.find_properties); this adds the printed crowns.
+    """
+    from ..scoring import find_properties  # here, not at the top: scoring imports the expansions
+
+    return [
+        Territory(p.terrain, p.positions, sum(kingdom[q].crowns for q in p.positions), p.crowns)
+        for p in find_properties(kingdom)
+    ]
 
 
 def largest_territory(kingdom: Kingdom) -> Territory | None:

@@ -1,0 +1,62 @@
+"""Where the expansions plug into the core: parse-time checks and the score rule.
+
+- textformat calls `check_rules` once the header is read and `check_kingdom`
+  on every kingdom, turning the ValueErrors into file:line messages.
+- scoring.SCORE_RULES holds `score_rule`, which returns every expansion line.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..kingdom import Kingdom
+from ..rules import GameRules
+from ..scoreline import ScoreLine
+from . import origins, queendomino
+from .errors import GameError
+from .games import check_extras, expansion_lines, get_game
+from .games import KINGDOM_KEYS, VARIANTS  # noqa: F401  (re-exported for the core)
+from .games import check_kingdom as check_grid
+
+def origins_mode(variants: Iterable[str]) -> str | None:
+    modes = [m for m in origins.MODES if m in set(variants)]
+    return modes[0] if modes else None
+
+
+def check_rules(rules: GameRules) -> None:
+    """Header-level combinations the games do not allow (raises GameError)."""
+    spec = get_game(rules.game)
+    problem = None
+    modes = [m for m in origins.MODES if m in rules.variants]
+    if rules.quests and not spec.giants:
+        problem = GameError(f"quests belong to Age of Giants, which kscore does not combine with {spec.name}")
+        problem.key = "quests"
+    elif modes and spec.name != "origins":
+        problem = GameError(f"{modes[0]} is a Kingdomino Origins mode: set `game: origins`")
+        problem.key = "variants"
+    elif len(modes) > 1:
+        problem = GameError("an Origins game is played in one mode: totem or tribe, not both")
+        problem.key = "variants"
+    if problem:
+        raise problem
+
+
+def check_kingdom(kingdom: Kingdom, rules: GameRules) -> None:
+    """Everything about one kingdom that scoring would reject, raised early (ExpansionError subclasses).
+
+    ExtrasError.key names the line at fault.
+    """
+    game = get_game(rules.game).name
+    check_grid(kingdom, game)
+    check_extras(kingdom, game)
+    if game == "queendomino":
+        queendomino.parse_extras(kingdom.extras)
+    elif game == "origins":
+        extras = origins.parse_extras(kingdom.extras, kingdom.size, origins_mode(rules.variants))
+        if extras.mode == "tribe":
+            origins.tribe_lines(kingdom, extras)  # cavemen on empty squares
+
+
+def score_rule(kingdom: Kingdom, rules: GameRules, properties) -> list[ScoreLine]:
+    """scoring.SCORE_RULES entry: giants, quests, coins, buildings, queen, totems, cavemen."""
+    return expansion_lines(kingdom, rules.game, rules.quests, origins_mode(rules.variants))
