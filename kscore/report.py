@@ -76,10 +76,17 @@ _STYLE = {
 }
 
 
+def _token(square, letters) -> str:
+    try:
+        return square_token(square, letters)
+    except ValueError:  # a terrain this game's letters lack (e.g. from a photo): show its word
+        return square.terrain.value
+
+
 def grid_text(score: KingdomScore) -> Text:
     """The kingdom as its text-format tokens, coloured by terrain."""
     letters = letters_for_game(score.rules.game)
-    tokens = [[square_token(s, letters) for s in row] for row in score.kingdom.rows]
+    tokens = [[_token(s, letters) for s in row] for row in score.kingdom.rows]
     width = max(len(t) for row in tokens for t in row)
     text = Text()
     for r, row in enumerate(score.kingdom.rows):
@@ -108,8 +115,9 @@ def kingdom_panel(score: KingdomScore) -> Panel:
     parts.append(Text(f"total {score.total}", style="bold"))
     unsure = score.kingdom.uncertain()
     if unsure:
+        letters = letters_for_game(score.rules.game)
         parts.append(Text("\nunsure squares (scored as written, check them): "
-                          + "; ".join(f"{square_name(p)} ({square_token(score.kingdom[p])})" for p in unsure),
+                          + "; ".join(f"{square_name(p)} ({_token(score.kingdom[p], letters)})" for p in unsure),
                           style="yellow"))
     for warning in score.warnings:
         parts.append(Text(f"warning: {warning}", style="red"))

@@ -153,7 +153,9 @@ def parse_square(token: str, letters: Mapping[str, Terrain] = BASE_LETTERS) -> S
 
 def square_token(square: Square, letters: Mapping[str, Terrain] = BASE_LETTERS) -> str:
     """The token for a square: the inverse of parse_square."""
-    letter = next(k for k, t in letters.items() if t is square.terrain)
+    letter = next((k for k, t in letters.items() if t is square.terrain), None)
+    if letter is None:
+        raise ValueError(f"no letter for {square.terrain.value} in this game's table")
     text = letter
     if square.terrain.scores:
         text += str(square.crowns)
