@@ -26,6 +26,9 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from .errors import KingdomFormatError
+from .expansions import rule as expansions
+from .expansions.errors import ExpansionError
+from .expansions.games import GAMES
 from .kingdom import BASE_LETTERS, MAX_CROWNS, SUPPORTED_SIZES, Kingdom, Square, Terrain
 from .rules import KNOWN_QUESTS, KNOWN_VARIANTS, Game, GameRules
 from .tileset import TILESETS
@@ -36,7 +39,7 @@ __all__ = [
 ]
 
 #: Terrain letters per game. Expansions add their games here.
-GAME_LETTERS: dict[str, Mapping[str, Terrain]] = {"kingdomino": BASE_LETTERS}
+GAME_LETTERS: dict[str, Mapping[str, Terrain]] = {name: game.letters for name, game in GAMES.items()}
 
 
 def letters_for_game(game: str) -> Mapping[str, Terrain]:
@@ -108,10 +111,12 @@ HEADER_KEYS: dict[str, HeaderHandler] = {
 #: Per-kingdom keys (inside a [Name] section) -> what they mean. Values go to Kingdom.extras.
 KINGDOM_KEYS: dict[str, str] = {
     "frame": "'given': the grid as written is the kingdom's 5x5/7x7 frame, even with an empty edge row",
+    **expansions.KINGDOM_KEYS,  # Queendomino and Origins lines
 }
 
 #: Default tile box per game when the header names none.
-DEFAULT_TILESET: dict[str, str] = {"kingdomino": "kingdomino", "queendomino": "queendomino"}
+DEFAULT_TILESET: dict[str, str] = {"kingdomino": "kingdomino", "queendomino": "queendomino",
+                                   "origins": "none"}  # no Origins box list: no box checks
 
 
 # ---------------------------------------------------------------- squares
@@ -129,7 +134,9 @@ def parse_square(token: str, letters: Mapping[str, Terrain] = BASE_LETTERS) -> S
     """One square token (`F1`, `m2g?`, `C`, `.`) -> Square; raises Problem."""
     letter = token[0].upper()
     if letter not in letters:
-        raise Problem(f"unknown terrain '{token[0]}'", _letters_hint(letters))
+        elsewhere = [f"{letter} is {t[letter].value} in {g}" for g, t in GAME_LETTERS.items() if letter in t]
+        other_game = f" in this game ({'; '.join(elsewhere)}: set `game:` in the header)" if elsewhere else ""
+        raise Problem(f"unknown terrain '{token[0]}'{other_game}", _letters_hint(letters))
     terrain = letters[letter]
     match = _REST.fullmatch(token[1:])
     if not match:
@@ -175,6 +182,7 @@ class _Section:
     name: str
     line: int
     extras: dict[str, str] = field(default_factory=dict)
+    extras_at: dict[str, int] = field(default_factory=dict)  # key -> line
     rows: list[tuple[int, list[tuple[int, str]]]] = field(default_factory=list)  # (line, [(col, token)])
 
 
@@ -230,6 +238,7 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
                 if key in extras:
                     fail(f"'{key}' given twice for '{sections[-1].name}'", number, col)
                 extras[key] = value
+                sections[-1].extras_at[key] = number
             continue
         if not sections:
             fail("a row of squares before the first [Name] line", number, 1, "[Name] first")
@@ -246,10 +255,19 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
     if "tileset" not in header and rules.game in DEFAULT_TILESET:
         rules = replace(rules, tileset=DEFAULT_TILESET[rules.game])
     letters = letters_for_game(rules.game)
+    try:
+        expansions.check_rules(rules)
+    except ExpansionError as problem:
+        fail(str(problem), *header_at.get(problem.key or "", (None, None)))
 
     kingdoms = []
     for section in sections:
-        kingdoms.append(_build_kingdom(section, letters, fail, sectioned))
+        kingdom = _build_kingdom(section, letters, fail, sectioned)
+        try:  # the game's own lines (coins, buildings, cavemen...) and limits (giants)
+            expansions.check_kingdom(kingdom, rules)
+        except ExpansionError as problem:
+            fail(str(problem), section.extras_at.get(problem.key or "", section.line if sectioned else None))
+        kingdoms.append(kingdom)
     if not kingdoms:
         fail("no kingdom in this file", None, None, "rows of squares like 'W1 G0 C L0 .'")
     return Game(rules, tuple(kingdoms), source, header)

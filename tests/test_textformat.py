@@ -126,7 +126,7 @@ def test_unknown_terrain_error_names_file_line_column():
         ("variants: harmony\nvariants: harmony\n" + ALICE_GRID, "t.kingdom:2:1:", "given twice"),
         ("[A]\nvariants: harmony\n" + ALICE_GRID, "t.kingdom:2:1:", "applies to the whole game"),
         ("frame: given\n[A]\n" + ALICE_GRID, "t.kingdom:1:1:", "belongs to one kingdom"),
-        ("[A]\ncoins: 3\n" + ALICE_GRID, "t.kingdom:2:1:", "unknown kingdom key 'coins'"),
+        ("[A]\ngold: 3\n" + ALICE_GRID, "t.kingdom:2:1:", "unknown kingdom key 'gold'"),
         ("[A]\nframe: maybe\n" + ALICE_GRID, "t.kingdom:1:", "unknown frame 'maybe'"),
         (ALICE_GRID + "[A]\n" + ALICE_GRID, "t.kingdom:1:1:", "before the first [Name] line"),
         ("[A]\n" + ALICE_GRID + "[A]\n" + ALICE_GRID, "t.kingdom:7:1:", "two kingdoms named 'A'"),
