@@ -10,7 +10,6 @@ recognisable in a photo); no traceback reaches the user.
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 from pathlib import Path
 from typing import Any, Optional
@@ -88,7 +87,9 @@ def score_games(games: list[Game]) -> list[KingdomScore]:
 
 
 def _emit_json(document: dict) -> None:
-    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    from .report import dumps
+
+    sys.stdout.write(dumps(document) + "\n")
 
 
 # ---------------------------------------------------------------- kscore FILE...

@@ -5,6 +5,7 @@ Pure data in, text out: the CLI decides where it goes.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Sequence
 
 from rich.console import Console, Group
@@ -18,6 +19,23 @@ from .scoring import KingdomScore
 from .textformat import letters_for_game, square_token
 
 # ---------------------------------------------------------------- JSON
+
+
+def dumps(value: Any, indent: int = 0) -> str:
+    """JSON with dicts and lists of containers spread over lines, lists of plain values on one
+    line (a grid row per line), so a person can read --json too."""
+    pad, inner = " " * indent, " " * (indent + 2)
+    if isinstance(value, dict) and value and not any(isinstance(v, (dict, list, tuple)) for v in value.values()):
+        flat = json.dumps(value, ensure_ascii=False)
+        if len(flat) <= 100:  # a small record (a property, a place) reads best on one line
+            return flat
+    if isinstance(value, dict) and value:
+        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {dumps(v, indent + 2)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(value, (list, tuple)) and any(isinstance(v, (dict, list, tuple)) for v in value):
+        return "[\n" + ",\n".join(inner + dumps(v, indent + 2) for v in value) + f"\n{pad}]"
+    return json.dumps(value, ensure_ascii=False)
+
 
 
 def kingdom_json(score: KingdomScore) -> dict[str, Any]:

@@ -7,9 +7,12 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import PROJECT, TEST_DATA
 from kscore.cli import SUBCOMMANDS, main
+from kscore.report import dumps
 
 SAMPLE = PROJECT / "sample_images" / "two-player-game.kingdom"
 
@@ -157,3 +160,11 @@ def test_real_process_has_no_traceback_and_loads_no_models(tmp_path):
     ok = subprocess.run([sys.executable, "-c", probe, str(SAMPLE)], capture_output=True, text=True, cwd=PROJECT)
     assert ok.returncode == 0
     assert ok.stderr.strip() == "[]"  # text input never imports OpenCV, scikit-learn or the recogniser
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+                    max_leaves=30))
+def test_json_layout_is_still_exactly_json(value):
+    assert json.loads(dumps(value)) == value
