@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 
 from .errors import KscoreError
+from .expansions.games import GAMES
 from .kingdom import Kingdom
 from .ranking import dynasty, rank
 from .rules import KNOWN_VARIANTS, Game, GameRules
@@ -55,13 +56,23 @@ def _fail(error: KscoreError) -> typer.Exit:
     return typer.Exit(error.exit_code)
 
 
-def base_rules(variants: list[str], no_tileset: bool) -> GameRules:
-    """Rules from the command-line flags; each file's header adds to them."""
+def base_rules(variants: list[str], no_tileset: bool, game: str = "kingdomino") -> GameRules:
+    """Rules from the command-line flags; each file's header adds to them (its `game:` wins over --game)."""
     names = [v.strip().lower() for v in variants]
     for name in names:
         if name not in KNOWN_VARIANTS:
             raise KscoreError(f"unknown variant '{name}' (expected one of {', '.join(KNOWN_VARIANTS)})")
-    return GameRules(variants=frozenset(names), use_tileset=not no_tileset)
+    if game.strip().lower() not in GAMES:
+        raise KscoreError(f"unknown game '{game}' (expected one of {', '.join(GAMES)})")
+    return GameRules(game=game.strip().lower(), variants=frozenset(names), use_tileset=not no_tileset)
+
+
+def one_game(games: list[Game]) -> str:
+    """The game all the files play; players of different games cannot be ranked together."""
+    names = sorted({g.rules.game for g in games})
+    if len(names) > 1:
+        raise KscoreError(f"these files are of different games ({', '.join(names)}): score them separately")
+    return games[0].rules.game
 
 
 def load_game(path: Path, rules: GameRules) -> Game:
@@ -102,6 +113,8 @@ _JSON = typer.Option(False, "--json", help="Print one JSON document on stdout an
 _VARIANT = typer.Option([], "--variant", "-v", metavar="NAME",
                         help=f"Turn a variant on for every kingdom (repeatable): {', '.join(KNOWN_VARIANTS)}.")
 _NO_TILESET = typer.Option(False, "--no-tileset", help="Skip the plausibility checks against the real tile box.")
+_GAME = typer.Option("kingdomino", "--game", metavar="NAME",
+                     help=f"The game of files whose header has no 'game:' line: {', '.join(GAMES)}.")
 
 
 _SCORE_HELP = (
@@ -114,17 +127,18 @@ _SCORE_HELP = (
 
 @score_app.command(help=_SCORE_HELP, epilog=_epilog())
 def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
-          no_tileset: bool = _NO_TILESET) -> None:
+          no_tileset: bool = _NO_TILESET, game: str = _GAME) -> None:
     """Score the kingdoms in FILE... (see _SCORE_HELP)."""
     from . import report
 
     try:
-        rules = base_rules(variant, no_tileset)
+        rules = base_rules(variant, no_tileset, game)
         games = [load_game(path, rules) for path in files]
+        played = one_game(games)
     except KscoreError as error:
         raise _fail(error) from None
     scores = score_games(games)
-    ranking = rank(scores, games[0].rules.game)
+    ranking = rank(scores, played)
     if as_json:
         _emit_json(report.scores_json(scores, ranking))
     else:
@@ -139,12 +153,12 @@ dynasty_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, 
 @dynasty_app.command(epilog="[b]Example[/b]\n\nkscore dynasty game1.kingdom game2.kingdom game3.kingdom\n\n"
                      + _EXIT_HELP + "\n\n" + _FORMAT_HELP)
 def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
-                    no_tileset: bool = _NO_TILESET) -> None:
+                    no_tileset: bool = _NO_TILESET, game: str = _GAME) -> None:
     """Dynasty: add up each player's totals over several games (one file per game; players matched by name)."""
     from . import report
 
     try:
-        rules = base_rules(variant, no_tileset)
+        rules = base_rules(variant, no_tileset, game)
         games = [load_game(path, rules) for path in files]
     except KscoreError as error:
         raise _fail(error) from None

@@ -106,3 +106,44 @@ def test_expansion_errors_name_file_and_line(text, where, message):
         parse_game(text, "t.kingdom")
     assert str(error.value).startswith(where), str(error.value)
     assert message in str(error.value), str(error.value)
+
+
+# ------------------------------------------------------------------ the CLI
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    from kscore.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return info.value.code or 0, out, err
+
+
+def test_cli_game_flag_for_a_headerless_file(capsys, tmp_path):
+    import json
+
+    path = tmp_path / "carla.kingdom"
+    path.write_text("coins: 14\nqueen: yes\n" + QUEEN_GRID)
+    code, out, err = run(capsys, path, "--game", "queendomino", "--no-tileset", "--json")
+    assert code == 0 and err == ""
+    [kingdom] = json.loads(out)["kingdoms"]
+    # properties 28 (see test_queendomino_file) + coins 14 // 3 = 4 + queen 5
+    assert kingdom["score"] == 37
+    assert kingdom["bonuses"] == {"coins": 4, "queen": 5}
+    code, _, err = run(capsys, path)  # the same file as kingdomino: V is not a kingdomino letter
+    assert code == 2 and "V is village in queendomino" in err
+
+
+def test_cli_table_shows_the_expansion_lines(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, err = run(capsys, FILES / "giants.kingdom")
+    assert code == 0 and err == ""
+    assert "folie-des-grandeurs" in out and "the giants cost 4" in out and "total 62" in out
+
+
+def test_cli_refuses_unknown_game_and_mixed_games(capsys):
+    code, _, err = run(capsys, FILES / "giants.kingdom", "--game", "chess")
+    assert code == 2 and "unknown game 'chess'" in err
+    code, _, err = run(capsys, FILES / "giants.kingdom", FILES / "origins_totem.kingdom")
+    assert code == 2 and "different games (kingdomino, origins)" in err
