@@ -13,6 +13,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .expansions.games import GAMES
 from .kingdom import Terrain, square_name
 from .ranking import Dynasty, Place
 from .scoring import KingdomScore
@@ -120,7 +121,8 @@ def kingdom_panel(score: KingdomScore) -> Panel:
     table = Table(box=None, pad_edge=False, show_footer=False)
     table.add_column("property")
     table.add_column("squares", justify="right")
-    table.add_column("crowns", justify="right")
+    crowns = GAMES[score.rules.game].crown_word + "s" if score.rules.game in GAMES else "crowns"  # Origins: fires
+    table.add_column(crowns, justify="right")
     table.add_column("points", justify="right")
     for p in sorted(score.properties, key=lambda p: (-p.points, -p.squares)):
         style = None if p.points else "dim"

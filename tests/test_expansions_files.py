@@ -147,3 +147,9 @@ def test_cli_refuses_unknown_game_and_mixed_games(capsys):
     assert code == 2 and "unknown game 'chess'" in err
     code, _, err = run(capsys, FILES / "giants.kingdom", FILES / "origins_totem.kingdom")
     assert code == 2 and "different games (kingdomino, origins)" in err
+
+
+def test_cli_origins_table_says_fires(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = run(capsys, FILES / "origins_totem.kingdom")
+    assert code == 0 and "fires" in out and "crowns" not in out and "total 37" in out
