@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .expansions.queendomino import as_printed
 from .kingdom import Kingdom, Terrain, square_name
 from .rules import GameRules
 from .scoring import empty_edges, frame_given
@@ -93,5 +94,6 @@ def check_kingdom(kingdom: Kingdom, rules: GameRules) -> list[str]:
     warnings = castle_warnings(kingdom) + frame_warnings(kingdom, rules)
     if rules.use_tileset and rules.tileset in TILESETS:
         box = TILESETS[rules.tileset]
-        warnings += crown_warnings(kingdom, box) + count_warnings(kingdom, box) + domino_warnings(kingdom, box)
+        printed = as_printed(kingdom)  # Queendomino: building crowns on villages are not on the tiles
+        warnings += crown_warnings(printed, box) + count_warnings(printed, box) + domino_warnings(printed, box)
     return warnings

@@ -153,3 +153,29 @@ def test_cli_origins_table_says_fires(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     code, out, _ = run(capsys, FILES / "origins_totem.kingdom")
     assert code == 0 and "fires" in out and "crowns" not in out and "total 37" in out
+
+
+# Twelve distinct dominoes of tiles.md's Queendomino list (30 46 31 1 47 37 9 11 45 17 5 34),
+# with building crowns on two village squares (V1, V2) that no tile prints.
+REAL_QUEENDOMINO = """\
+game: queendomino
+F1 V  V1 V  L1
+W  W  V  V2 V
+G1 V  C  L  L
+G  G  M3 V  S
+W1 S  M2 W  S
+"""
+
+
+def test_building_crowns_do_not_trip_the_box_checks():
+    from kscore.plausibility import crown_warnings
+    from kscore.tileset import QUEENDOMINO
+
+    game = parse_game(REAL_QUEENDOMINO, "real.kingdom")
+    assert game.rules.tileset == "queendomino"  # the game's box by default
+    score = score_kingdom(game.kingdoms[0], game.rules)
+    assert score.warnings == ()
+    # the village territory: 6 squares x (1 + 2) building crowns = 18
+    assert max(p.points for p in score.properties if p.terrain.value == "village") == 18
+    # read naively, the two crowned villages would look impossible
+    assert len(crown_warnings(game.kingdoms[0], QUEENDOMINO)) == 2

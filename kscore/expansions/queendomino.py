@@ -30,7 +30,7 @@ Tiebreak (rules.md section 3): the largest territory; still tied: shared.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
 from ..kingdom import Kingdom, Terrain
@@ -159,6 +159,18 @@ def queendomino_lines(kingdom: Kingdom) -> list[ScoreLine]:
     if extras.queen:
         lines.append(queen_line(kingdom))
     return lines
+
+
+def as_printed(kingdom: Kingdom) -> Kingdom:
+    """The kingdom as the tiles print it: a village's crowns belong to its buildings, not to the tile.
+
+    The box checks (tiles.md lists village halves as `T`, no crowns) must not
+    see building crowns, or every crowned village would be "impossible".
+    """
+    if not any(s.terrain is Terrain.VILLAGE and s.crowns for _, s in kingdom.squares()):
+        return kingdom
+    rows = [[replace(s, crowns=0, giants=0) if s.terrain is Terrain.VILLAGE else s for s in row] for row in kingdom.rows]
+    return Kingdom.from_rows(kingdom.name, rows, kingdom.extras)
 
 
 def tiebreak_key(kingdom: Kingdom) -> tuple[int]:
