@@ -95,6 +95,7 @@ ORIGINS_GRID = "J2 J Q Q1 D\nJ V Q D D1\nG G C L L\nG1 G V L L\nJ J J L1 V\n"
         ("game: queendomino\n[A]\nbuildings: 1x:knight\n" + QUEEN_GRID, "t.kingdom:3:", "no `knights:` line"),
         ("[A]\ncoins: 3\n" + QUEEN_GRID.replace("V", "W"), "t.kingdom:2:", "a queendomino line, but the game is kingdomino"),
         ("game: origins\nquests: harmony\n" + ORIGINS_GRID, "t.kingdom:2:", "quests belong to Age of Giants"),
+        ("quests: harmony, lost-corner harmony\n" + QUEEN_GRID.replace("V", "W"), "t.kingdom:1:", "quest named twice: harmony"),
         ("variants: totem\n" + QUEEN_GRID.replace("V", "W"), "t.kingdom:1:", "totem is a Kingdomino Origins mode"),
         ("game: origins\nvariants: tribe\n[A]\ntotems: fish\n" + ORIGINS_GRID, "t.kingdom:4:", "the game is in Tribe mode"),
         ("game: origins\n[A]\ncavemen: warrior:1@9,9\n" + ORIGINS_GRID, "t.kingdom:3:", "outside the 5x5 frame"),

@@ -28,7 +28,11 @@ def check_rules(rules: GameRules) -> None:
     spec = get_game(rules.game)
     problem = None
     modes = [m for m in origins.MODES if m in rules.variants]
-    if rules.quests and not spec.giants:
+    twice = sorted({q for q in rules.quests if rules.quests.count(q) > 1})
+    if twice:
+        problem = GameError(f"quest named twice: {', '.join(twice)} (each quest tile exists once)")
+        problem.key = "quests"
+    elif rules.quests and not spec.giants:
         problem = GameError(f"quests belong to Age of Giants, which kscore does not combine with {spec.name}")
         problem.key = "quests"
     elif modes and spec.name != "origins":
