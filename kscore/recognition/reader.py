@@ -1,0 +1,104 @@
+"""read_board: a rectified top-down board image -> the kingdom, with per-square probabilities.
+
+The image must be cut to the grid (like the 500x500 boards: size x size squares
+filling it exactly). Models load on the first call only, so scoring a text grid
+never touches them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ..kingdom import Kingdom, Square, Terrain
+from ..tileset import KINGDOMINO, TileSet
+from .classes import CROWN_CLASSES, TERRAIN_CLASSES, TERRAIN_INDEX
+from .counting import square_summaries
+from .crowns import find_candidates, search_image
+from .features import terrain_features, to_grid_image, white_balance
+from .model import Models, load_models
+
+#: Without the decoder, a square is marked unsure below this joint probability.
+UNSURE_BELOW = 0.9
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    kingdom: Kingdom  # Square.uncertain set where the reading is doubtful
+    terrain_probs: np.ndarray  # (size, size, 8), axis order TERRAIN_CLASSES
+    crown_probs: np.ndarray  # (size, size, 4), P(0..3 crowns)
+    changes: list[str] = field(default_factory=list)  # what the decoder changed, and why
+
+
+@lru_cache(maxsize=1)
+def default_models() -> Models:
+    return load_models()
+
+
+def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tuple[np.ndarray, np.ndarray]:
+    """Per-square terrain (size, size, 8) and crown (size, size, 4) probabilities."""
+    grid = to_grid_image(image_bgr, size)
+    terrain = models.terrain.predict_full(terrain_features(white_balance(grid), size), len(TERRAIN_CLASSES))
+    cands = find_candidates(search_image(grid), models.crown_template)
+    p_crown = models.candidate.predict_full(cands.patches, 2)[:, 1]
+    crowns = models.count.predict_full(square_summaries(cands, p_crown, size), len(CROWN_CLASSES))
+    return terrain.reshape(size, size, -1), crowns.reshape(size, size, -1)
+
+
+def argmax_kingdom(terrain_probs: np.ndarray, crown_probs: np.ndarray, name: str = "", unsure_below: float = UNSURE_BELOW) -> Kingdom:
+    """Most probable terrain and crowns per square, no tile-set knowledge; unsure squares flagged.
+
+    Castle and empty squares carry no crowns (the castle tile's printed crowns never count).
+    """
+    size = terrain_probs.shape[0]
+    rows = []
+    for r in range(size):
+        row = []
+        for c in range(size):
+            t = int(np.argmax(terrain_probs[r, c]))
+            terrain = TERRAIN_CLASSES[t]
+            if terrain in (Terrain.CASTLE, Terrain.EMPTY):
+                crowns, p = 0, float(terrain_probs[r, c, t])
+            else:
+                crowns = int(np.argmax(crown_probs[r, c]))
+                p = float(terrain_probs[r, c, t] * crown_probs[r, c, crowns])
+            row.append(Square(terrain, crowns, uncertain=p < unsure_below))
+        rows.append(row)
+    return Kingdom.from_rows(name, rows)
+
+
+def _decoder():
+    if importlib.util.find_spec("kscore.recognition.decoder") is None:
+        return None
+    from . import decoder
+
+    return decoder
+
+
+def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, tileset: TileSet | None, name: str = "") -> tuple[Kingdom, list[str]]:
+    """The tile-set decoder when there is one and a tile set is asked for; otherwise argmax."""
+    decoder = _decoder() if tileset is not None else None
+    if decoder is None:
+        return argmax_kingdom(terrain_probs, crown_probs, name), []
+    decoding = decoder.decode(terrain_probs, crown_probs, tileset, name)
+    return decoding.kingdom, list(decoding.changes)
+
+
+def read_board(
+    image_bgr: np.ndarray,
+    size: int = 5,
+    tileset: TileSet | None = KINGDOMINO,
+    name: str = "",
+    models: Models | None = None,
+) -> BoardReading:
+    """Read a rectified board. tileset None = no tile-set decoding (--no-tileset)."""
+    models = models if models is not None else default_models()
+    terrain_probs, crown_probs = square_probabilities(image_bgr, size, models)
+    kingdom, changes = decode_probabilities(terrain_probs, crown_probs, tileset, name)
+    return BoardReading(kingdom, terrain_probs, crown_probs, changes)
+
+
+__all__ = ["BoardReading", "read_board", "argmax_kingdom", "square_probabilities", "TERRAIN_INDEX"]

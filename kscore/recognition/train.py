@@ -1,0 +1,208 @@
+"""`kscore train`: rebuild the recognition models from labelled data, deterministically.
+
+Sources: the labelled 500x500 boards (../shared/data/kingdomino format) and,
+optionally, the phone squares (../shared/data/tiles-phone: folders named
+`<terrain>_<crowns>` / `castle`), which bring another camera and warm light.
+
+Crowns are labelled only as counts, so crown positions are mined: in a square
+labelled k crowns, the k best template matches are taken as crowns, the template
+is re-estimated as their mean, and the patch classifier learns crowns vs the
+other candidates. Counts are then learned from out-of-fold candidate
+probabilities, so the count model sees the classifier's real errors.
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..dataset import LabelledBoard, load_boards
+from ..kingdom import Terrain
+from .classes import TERRAIN_INDEX
+from .counting import square_summaries
+from .crowns import TEMPLATE_SHAPE, Candidates, find_candidates, search_image, square_of
+from .features import FEATURE_VERSION, SQUARE_PX, terrain_features, to_grid_image, white_balance
+from .model import Models, Network, shipped_file
+
+PROJECT = Path(__file__).resolve().parents[2]
+DEFAULT_BOARDS = PROJECT.parent / "shared" / "data" / "kingdomino"
+DEFAULT_PHONE = PROJECT.parent / "shared" / "data" / "tiles-phone"
+DEFAULT_OUT = PROJECT / "models"
+_SEED = 0
+_TEMPLATE_ROUNDS = 2
+
+
+@dataclass
+class Sample:
+    """One labelled image cut to its grid (a board, or one phone square as a 1x1 grid)."""
+
+    group: str
+    size: int
+    small: np.ndarray  # search-scale image for crowns
+    terrain_x: np.ndarray  # (size*size, n)
+    terrain_y: np.ndarray  # (size*size,) index into TERRAIN_CLASSES
+    crowns_y: np.ndarray  # (size*size,)
+    source: str  # "board" or "phone"
+
+
+def board_sample(image_bgr: np.ndarray, board: LabelledBoard) -> Sample:
+    size = board.kingdom.size
+    grid = to_grid_image(image_bgr, size)
+    return Sample(
+        board.group,
+        size,
+        search_image(grid),
+        terrain_features(white_balance(grid), size),
+        np.array([TERRAIN_INDEX[s.terrain] for _, s in board.kingdom.squares()]),
+        np.array([s.crowns for _, s in board.kingdom.squares()]),
+        "board",
+    )
+
+
+def load_board_samples(folder: Path | str) -> list[Sample]:
+    return [board_sample(cv2.imread(str(b.image)), b) for b in load_boards(folder)]
+
+
+def load_phone_samples(folder: Path | str, limit_per_class: int | None = None) -> list[Sample]:
+    """Phone squares, each a 1x1 sample; brightness measured over all squares of its photo."""
+    folder = Path(folder)
+    by_photo: dict[str, list[tuple[Path, Terrain, int]]] = collections.defaultdict(list)
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        terrain, _, crowns = sub.name.partition("_")
+        files = sorted(sub.glob("*.jpg"))
+        if limit_per_class is not None:
+            files = files[:limit_per_class]
+        for f in files:
+            by_photo[f.name.rsplit("_", 1)[0]].append((f, Terrain(terrain), int(crowns or 0)))
+    samples = []
+    for photo in sorted(by_photo):
+        items = by_photo[photo]
+        grids = [cv2.resize(cv2.imread(str(f)), (SQUARE_PX, SQUARE_PX), interpolation=cv2.INTER_LINEAR) for f, _, _ in items]
+        reference = np.stack([g[16:-16, 16:-16] for g in grids])
+        for grid, (_, terrain, crowns) in zip(grids, items):
+            samples.append(
+                Sample(
+                    photo,
+                    1,
+                    search_image(grid),
+                    terrain_features(white_balance(grid, reference), 1),
+                    np.array([TERRAIN_INDEX[terrain]]),
+                    np.array([crowns]),
+                    "phone",
+                )
+            )
+    return samples
+
+
+def _seed_template() -> np.ndarray:
+    with resources.as_file(shipped_file("crown_seed.npz")) as path:
+        with np.load(path) as data:
+            return data["template"].astype(np.float32)
+
+
+def _mine(cands: Candidates, score: np.ndarray, sample: Sample) -> np.ndarray:
+    """Label candidates: in a square with k crowns, its k best-scoring candidates are crowns."""
+    label = np.zeros(len(score), bool)
+    squares = square_of(cands, sample.size)
+    for sq, k in enumerate(sample.crowns_y):
+        if k == 0 or sample.terrain_y[sq] == TERRAIN_INDEX[Terrain.CASTLE]:
+            continue
+        idx = np.nonzero(squares == sq)[0]
+        label[idx[np.argsort(-score[idx], kind="stable")[:k]]] = True
+    return label
+
+
+def _upright_gray(small: np.ndarray, y: int, x: int, k: int) -> np.ndarray | None:
+    th, tw = TEMPLATE_SHAPE
+    half = max(th, tw) // 2
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if y - half < 0 or x - half < 0 or y + half >= gray.shape[0] or x + half >= gray.shape[1]:
+        return None
+    up = np.rot90(gray[y - half : y + half + 1, x - half : x + half + 1], -int(k))
+    return up[half - th // 2 : half + th // 2 + 1, half - tw // 2 : half + tw // 2 + 1]
+
+
+def refine_template(samples: list[Sample], template: np.ndarray) -> np.ndarray:
+    """Re-estimate the template as the mean of the crowns mined with the current one."""
+    for _ in range(_TEMPLATE_ROUNDS):
+        crops = []
+        for s in samples:
+            c = find_candidates(s.small, template)
+            for i in np.nonzero(_mine(c, c.response, s))[0]:
+                crop = _upright_gray(s.small, c.ys[i], c.xs[i], c.rotation[i])
+                if crop is not None:
+                    crops.append((crop - crop.mean()) / (crop.std() + 1e-6))
+        template = np.mean(crops, axis=0).astype(np.float32)
+    return template
+
+
+def _fit_network(x: np.ndarray, y: np.ndarray, hidden: tuple[int, ...] = (), c: float = 1.0) -> Network:
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neural_network import MLPClassifier
+    from sklearn.preprocessing import StandardScaler
+
+    scaler = StandardScaler().fit(x)
+    xs = scaler.transform(x)
+    if hidden:
+        model = MLPClassifier(hidden, alpha=1e-2, max_iter=1000, random_state=_SEED).fit(xs, y)
+    else:
+        model = LogisticRegression(C=c, max_iter=5000).fit(xs, y)
+    return Network.from_sklearn(scaler, model)
+
+
+def fit_models(samples: list[Sample], folds: int = 3) -> Models:
+    """Fit every model on the given samples (boards and/or phone squares)."""
+    terrain_x = np.vstack([s.terrain_x for s in samples])
+    terrain_y = np.concatenate([s.terrain_y for s in samples])
+    terrain = _fit_network(terrain_x, terrain_y, hidden=(64,))
+
+    template = refine_template([s for s in samples if s.source == "board"] or samples, _seed_template())
+    cands = [find_candidates(s.small, template) for s in samples]
+    labels = [_mine(c, c.response, s) for c, s in zip(cands, samples)]
+    candidate = _fit_network(np.vstack([c.patches for c in cands]), np.concatenate(labels).astype(int))
+    # Re-mine with the classifier (better than raw correlation), refit once.
+    labels = [_mine(c, candidate.predict_proba(c.patches)[:, 1], s) for c, s in zip(cands, samples)]
+    candidate = _fit_network(np.vstack([c.patches for c in cands]), np.concatenate(labels).astype(int))
+
+    # Count model on out-of-fold candidate probabilities (grouped by kingdom / photo).
+    groups = sorted({s.group for s in samples})
+    fold_of = {g: i % folds for i, g in enumerate(groups)}
+    summaries, counts = [], []
+    for f in range(folds):
+        train_idx = [i for i, s in enumerate(samples) if fold_of[s.group] != f]
+        held = [i for i, s in enumerate(samples) if fold_of[s.group] == f]
+        if not train_idx or not held:
+            continue
+        net = _fit_network(np.vstack([cands[i].patches for i in train_idx]), np.concatenate([labels[i] for i in train_idx]).astype(int))
+        for i in held:
+            s = samples[i]
+            keep = s.terrain_y != TERRAIN_INDEX[Terrain.CASTLE]
+            summaries.append(square_summaries(cands[i], net.predict_proba(cands[i].patches)[:, 1], s.size)[keep])
+            counts.append(s.crowns_y[keep])
+    count = _fit_network(np.vstack(summaries), np.concatenate(counts))
+    info = {
+        "boards": sum(s.source == "board" for s in samples),
+        "phone_squares": sum(s.source == "phone" for s in samples),
+        "count_classes": sorted(int(c) for c in np.unique(np.concatenate(counts))),
+        "terrain_classes": sorted(int(c) for c in np.unique(terrain_y)),
+    }
+    return Models(terrain, template, candidate, count, info)
+
+
+def train(
+    folder_boards: Path | str = DEFAULT_BOARDS,
+    tiles_phone: Path | str | None = DEFAULT_PHONE,
+    out: Path | str = DEFAULT_OUT,
+    limit_phone_per_class: int | None = None,
+) -> Path:
+    """Rebuild the recognition model file in `out` from labelled boards (+ phone squares)."""
+    samples = load_board_samples(folder_boards)
+    if tiles_phone is not None and Path(tiles_phone).is_dir():
+        samples += load_phone_samples(tiles_phone, limit_phone_per_class)
+    models = fit_models(samples)
+    return models.save(out)
