@@ -12,6 +12,8 @@ from kscore.expansions.giants import check_giants, giant_costs, giants_lines
 from kscore.expansions.quests import QUESTS, quest_line
 from kscore.expansions.territories import find_territories
 from kscore.kingdom import BASE_TERRAINS, Kingdom, Square, Terrain
+from kscore.rules import GameRules
+from kscore.scoring import score_kingdom
 
 
 def test_worked_example_cost_per_property():
@@ -80,6 +82,15 @@ def test_giants_never_raise_a_score(kingdom):
         if slug == "bleak-king":
             continue  # the documented exception, below
         assert quest_line(kingdom, slug).points <= quest_line(bare, slug).points, slug
+
+
+@settings(max_examples=80, deadline=None)
+@given(kingdoms)
+def test_giants_never_raise_the_total_score(kingdom):
+    # The whole engine: properties + every quest but Bleak King (+ the 0-point giants lines).
+    rules = GameRules(quests=tuple(slug for slug in QUESTS if slug != "bleak-king"), use_tileset=False)
+    with_giants = score_kingdom(kingdom, rules, check=False).total
+    assert with_giants <= score_kingdom(without_giants(kingdom), rules, check=False).total
 
 
 def test_bleak_king_is_the_one_quest_giants_can_earn():
