@@ -180,3 +180,13 @@ def test_building_crowns_do_not_trip_the_box_checks():
     assert max(p.points for p in score.properties if p.terrain.value == "village") == 18
     # read naively, the two crowned villages would look impossible
     assert len(crown_warnings(game.kingdoms[0], QUEENDOMINO)) == 2
+
+
+def test_origins_ties_use_the_kingdomino_tiebreak():
+    filler = "G L G L G\nL G C G L\nG L G L G\nL G L G L\n"  # single squares, no fire
+    game = parse_game(f"game: origins\n[A]\nJ1 J J J J\n{filler}[B]\nQ1 Q Q Q D1\n{filler}", "t.kingdom")
+    a, b = (score_kingdom(k, game.rules) for k in game.kingdoms)
+    # A: jungle 5 x 1 = 5; B: quarry 4 x 1 + desert 1 x 1 = 5. Tied: A's largest property 5 beats B's 4
+    assert a.total == b.total == 5
+    places = rank([a, b], "origins")
+    assert [(p.name, p.place, p.tiebreak) for p in places] == [("A", 1, "largest property"), ("B", 2, "largest property")]

@@ -11,6 +11,8 @@ never scores volcano squares. What these modules add is every other point:
 - queendomino.py coins, buildings, the queen, the Queendomino tiebreak
 - origins.py     Totem mode (resources, totems) and Tribe mode (cavemen)
 - games.py       the three games: letters, extras keys, one entry point
+- rule.py        what the core calls: parse-time checks and scoring's SCORE_RULES entry
+- territories.py properties with printed and counted crowns (grouping from scoring.py)
 
 Errors are ValueError subclasses (errors.py) with a message a player can act
 on; ExtrasError also names the offending key so a parser can point at its line.

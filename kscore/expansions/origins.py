@@ -33,6 +33,8 @@ kscore's reading, where it is silent:
 - A kingdom's lines are either Totem or Tribe: mixing them is an error; the
   mode is taken from the lines when the header does not give it
   (`variants: totem` or `variants: tribe`).
+- Ties: rules.md gives no Origins tiebreak; kscore applies Kingdomino's
+  (largest property, then most fires, else shared).
 """
 
 from __future__ import annotations
