@@ -141,6 +141,16 @@ class Kingdom:
             if 0 <= r < self.size and 0 <= c < self.size:
                 yield r, c
 
+    def ring(self, position: Position) -> list[Position]:
+        """The up to 8 squares around a square (edges and diagonals) inside the grid."""
+        row, col = position
+        return [
+            (r, c)
+            for r in range(row - 1, row + 2)
+            for c in range(col - 1, col + 2)
+            if (r, c) != position and 0 <= r < self.size and 0 <= c < self.size
+        ]
+
     def castles(self) -> list[Position]:
         return [p for p, s in self.squares() if s.terrain is Terrain.CASTLE]
 

@@ -156,15 +156,6 @@ def totem_lines(extras: OriginsExtras) -> list[ScoreLine]:
     return lines
 
 
-def _eight_neighbours(kingdom: Kingdom, position: Position) -> list[Position]:
-    row, col = position
-    return [
-        (r, c)
-        for r in range(row - 1, row + 2)
-        for c in range(col - 1, col + 2)
-        if (r, c) != position and 0 <= r < kingdom.size and 0 <= c < kingdom.size
-    ]
-
 
 def warrior_groups(cavemen: tuple[Caveman, ...]) -> list[list[Caveman]]:
     """Warriors joined edge to edge, each group in reading order."""
@@ -196,7 +187,7 @@ def tribe_lines(kingdom: Kingdom, extras: OriginsExtras) -> list[ScoreLine]:
         if c.kind != "hunter":
             continue
         assert c.terrain is not None
-        n = sum(1 for p in _eight_neighbours(kingdom, c.position) if kingdom[p].terrain is c.terrain)
+        n = sum(1 for p in kingdom.ring(c.position) if kingdom[p].terrain is c.terrain)
         lines.append(
             ScoreLine("caveman", "hunter-gatherer", n, f"at {square_name(c.position)}: {n} {c.terrain.value} neighbour(s) x 1")
         )

@@ -33,22 +33,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from ..kingdom import Kingdom, Terrain
+from ..kingdom import BASE_TERRAINS, Kingdom, Terrain
 from ..scoreline import ScoreLine
 from .errors import ExtrasError
 from .territories import find_territories, largest_territory
 
 EXTRAS_KEYS = ("coins", "knights", "towers", "queen", "buildings")
 COINS_PER_POINT = 3
-QUEENDOMINO_TERRAINS = (
-    Terrain.WHEAT,
-    Terrain.GRASSLAND,
-    Terrain.FOREST,
-    Terrain.LAKE,
-    Terrain.SWAMP,
-    Terrain.MINE,
-    Terrain.VILLAGE,
-)
+QUEENDOMINO_TERRAINS = BASE_TERRAINS + (Terrain.VILLAGE,)
 _COUNTED = {"tower": "tower", "towers": "tower", "knight": "knight", "knights": "knight"}
 _COUNTED.update({t.value: t.value for t in QUEENDOMINO_TERRAINS})
 _BUILDING = re.compile(r"^(\d+)\s*x\s*:\s*([a-z]+)$")

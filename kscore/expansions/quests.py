@@ -130,23 +130,13 @@ def _four_corners(terrain: Terrain) -> Callable[[Kingdom], tuple[int, str]]:
     return check
 
 
-def castle_neighbours(kingdom: Kingdom, castle: Position) -> list[Position]:
-    """The castle's 8 neighbours (edge and diagonal) inside the frame."""
-    row, col = castle
-    return [
-        (r, c)
-        for r in range(row - 1, row + 2)
-        for c in range(col - 1, col + 2)
-        if (r, c) != castle and 0 <= r < kingdom.size and 0 <= c < kingdom.size
-    ]
-
 
 def _local_business(terrain: Terrain) -> Callable[[Kingdom], tuple[int, str]]:
     def check(kingdom: Kingdom) -> tuple[int, str]:
         castle = _single_castle(kingdom)
         if castle is None:
             return 0, _no_castle_reason(kingdom)
-        hits = [p for p in castle_neighbours(kingdom, castle) if kingdom[p].terrain is terrain]
+        hits = [p for p in kingdom.ring(castle) if kingdom[p].terrain is terrain]
         return len(hits), f"{len(hits)} of the castle's neighbours are {terrain.value}"
 
     return check
