@@ -77,3 +77,11 @@ def test_too_many_giants_caught_by_the_entry_point():
     k = Kingdom.from_rows("k", [[Square(Terrain.MINE, 1, 2)] * 5] * 5)
     with pytest.raises(GiantsError):
         expansion_lines(k, "kingdomino")
+
+
+def test_expansion_errors_reach_the_user_as_bad_input_not_internal_errors():
+    from kscore.errors import KscoreError
+    from kscore.expansions.errors import ExpansionError, GiantsError
+
+    assert issubclass(GiantsError, KscoreError) and issubclass(GiantsError, ValueError)
+    assert ExpansionError.exit_code == 2

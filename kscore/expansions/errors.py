@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from ..errors import KscoreError
 
-class ExpansionError(ValueError):
-    """Base of every error the expansion modules raise.
+
+class ExpansionError(KscoreError, ValueError):
+    """Base of every error the expansion modules raise: bad input (exit 2), never an internal error.
 
     key: the header or per-kingdom key the problem is about (e.g. "quests",
     "buildings"), when there is one, so a parser can point at its line.
