@@ -9,9 +9,11 @@ Stages, each a pure function on arrays:
 3. `refine_quad`: in a rectified view with a margin, fit a straight line to the
    board's edge on each side (where foreground ends), intersect -> corners.
    Repeated, so perspective left by the first guess shrinks each time.
-4. `fit_lattice`: the grid size (5 or 7) whose seams (dark lines between
-   tiles; missing inside dominoes, so scored on average) the rectified board
-   shows best, and whether it shows any lattice at all: clutter does not.
+4. lattice.py: the seams' period says how many squares the quad spans; a
+   row or column the colours missed (lake tiles on a blue mat) is added back
+   on the side that looks like tiles; the grid size (5 or 7) is the one whose
+   seams the board shows, clutter shows none; finally the grid lines are
+   nudged onto the seams.
 A board filling the whole photo (a cropped top-down board) has no border
 strip to learn the table from; it is tried as a whole-image quad.
 """
@@ -24,10 +26,10 @@ import cv2
 import numpy as np
 
 from .geometry import Quad, photo_order, quad_area
+from .lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, refine_lattice
 from .load import Photo
 
 WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
-SIZES = (5, 7)
 
 
 @dataclass(frozen=True)
@@ -107,9 +109,12 @@ def _border_likeness(index: np.ndarray, border: np.ndarray, shape: tuple[int, ..
 
 
 def _blur_bins(hist: np.ndarray) -> np.ndarray:
-    kernel = np.array([0.25, 0.5, 0.25], np.float32)
+    """[1 2 1]/4 along every axis (zero outside)."""
     for axis in range(hist.ndim):
-        hist = np.apply_along_axis(lambda v: np.convolve(v, kernel, mode="same"), axis, hist)
+        padded = np.pad(hist, [(1, 1) if a == axis else (0, 0) for a in range(hist.ndim)])
+        lo = np.take(padded, range(0, hist.shape[axis]), axis=axis)
+        hi = np.take(padded, range(2, hist.shape[axis] + 2), axis=axis)
+        hist = 0.5 * hist + 0.25 * (lo + hi)
     return hist
 
 
@@ -196,8 +201,8 @@ def _fit_sides(points: np.ndarray, quad: Quad) -> Quad:
         dist = np.abs((near - p) @ np.array([-v[1], v[0]]))
         inl = near[dist < tol]
         centre = inl.mean(axis=0)
-        _, _, vt = np.linalg.svd(inl - centre)
-        direction = vt[0]
+        _, vecs = np.linalg.eigh(np.cov((inl - centre).T))
+        direction = vecs[:, -1]  # principal axis of the inliers
         lines.append(np.array([centre, centre + direction]))
     corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
     if any(c is None for c in corners):
@@ -299,132 +304,6 @@ def _intersect(l1, l2):
     return ((a * (x3 - x4) - (x1 - x2) * b) / d, (a * (y3 - y4) - (y1 - y2) * b) / d)
 
 
-# ----------------------------------------------------------------- stage 4
-
-_LATTICE_PX = 24  # per square when scoring seams
-
-
-@dataclass(frozen=True)
-class LatticeFit:
-    size: int
-    seams: float  # share of the grid's inner tile edges that show a seam
-    contrast: float  # edge strength on seams / inside squares
-
-
-def _edges(image: np.ndarray, quad: Quad, size: int, px: int = _LATTICE_PX):
-    side = size * px
-    dst = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
-    hom = cv2.getPerspectiveTransform(np.float32(quad), dst)
-    view = cv2.warpPerspective(image, hom, (side, side), flags=cv2.INTER_AREA)
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2Lab).astype(np.float32)
-    gx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
-    gy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
-    return gx, gy
-
-
-def lattice_evidence(image: np.ndarray, quad: Quad, size: int) -> LatticeFit:
-    """How well the photo inside `quad` shows a size x size grid of tiles.
-
-    Each inner edge between two neighbouring squares is one segment; it shows a
-    seam when the edge strength along it beats the squares' own texture. Inside
-    a domino there is no seam, so a real kingdom shows most, not all (about 70%
-    of a 5x5's 40 inner edges at best); clutter and cloth show few.
-    """
-    px = _LATTICE_PX
-    gx, gy = _edges(image, quad, size, px)
-    lo, hi = int(px * 0.2), int(px * 0.8)
-    present = total = 0
-    seam_vals, inner_vals = [], []
-    for horizontal, g in ((False, gx), (True, gy)):
-        for k in range(1, size):
-            c = k * px
-            for j in range(size):
-                a, b = j * px + lo, j * px + hi
-                if horizontal:
-                    band = g[c - 2 : c + 3, a:b].max(axis=0)
-                    inner = np.concatenate([g[c - px // 2 - 3 : c - 4, a:b].ravel(), g[c + 4 : c + px // 2 + 3, a:b].ravel()])
-                else:
-                    band = g[a:b, c - 2 : c + 3].max(axis=1)
-                    inner = np.concatenate([g[a:b, c - px // 2 - 3 : c - 4].ravel(), g[a:b, c + 4 : c + px // 2 + 3].ravel()])
-                seam = float(np.median(band))
-                ref = float(np.median(inner))
-                total += 1
-                present += seam > 1.6 * ref + 8
-                seam_vals.append(seam)
-                inner_vals.append(ref)
-    contrast = float(np.median(seam_vals) / max(np.median(inner_vals), 1.0))
-    return LatticeFit(size, present / total, contrast)
-
-
-#: Share of inner tile edges showing a seam above which a quad is a kingdom.
-MIN_SEAMS = 0.3
-
-
-def fit_lattice(image: np.ndarray, quad: Quad) -> LatticeFit:
-    """The grid size (5 or 7) whose seams the photo shows best."""
-    return max((lattice_evidence(image, quad, n) for n in SIZES), key=lambda f: (f.seams, f.contrast))
-
-
-def edge_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Colour gradient (x, y) of the working image, lightly smoothed: computed once per photo."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
-    # per-pixel dominant direction, keeping sign-free strength per axis
-    gx = cv2.GaussianBlur(np.abs(gx).sum(axis=2), (0, 0), 1.0)
-    gy = cv2.GaussianBlur(np.abs(gy).sum(axis=2), (0, 0), 1.0)
-    return gx, gy
-
-
-def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, samples: int = 12) -> float:
-    """Mean edge strength across all the grid's lines (outer edges included).
-
-    Sampled at points along each line, taking the gradient component across the
-    line: peaks when the grid sits on the seams.
-    """
-    gx, gy = edges
-    h, w = gx.shape
-    hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]), np.float32(quad))
-    t = (np.arange(size * samples) + 0.5) / samples  # along a line, avoiding grid crossings
-    k = np.arange(size + 1, dtype=np.float64)
-    kk, tt = np.meshgrid(k, t, indexing="ij")
-    vertical = np.stack([kk.ravel(), tt.ravel()], axis=1)  # x = k
-    horizontal = vertical[:, ::-1]
-    total = 0.0
-    for pts, (dx, dy) in ((vertical, (1e-3, 0)), (horizontal, (0, 1e-3))):
-        img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(-1, 2)
-        nrm = cv2.perspectiveTransform((pts + [dx, dy]).reshape(-1, 1, 2), hom).reshape(-1, 2) - img
-        nrm /= np.linalg.norm(nrm, axis=1, keepdims=True) + 1e-12
-        xi = np.clip(np.round(img[:, 0]).astype(int), 0, w - 1)
-        yi = np.clip(np.round(img[:, 1]).astype(int), 0, h - 1)
-        total += float(np.mean(np.abs(nrm[:, 0]) * gx[yi, xi] + np.abs(nrm[:, 1]) * gy[yi, xi]))
-    return total / 2
-
-
-def refine_lattice(edges, quad: Quad, size: int, reach: float = 0.3) -> Quad:
-    """Nudge corners (at most `reach` of a square) to sit the grid lines on the seams."""
-    quad = np.asarray(quad, float).copy()
-    pitch = np.mean([np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]) / size
-    best = seam_energy(edges, quad, size)
-    start = quad.copy()
-    step = 0.15 * pitch
-    while step > 0.02 * pitch:
-        improved = False
-        for i in range(4):
-            for axis in range(2):
-                for sign in (1, -1):
-                    trial = quad.copy()
-                    trial[i, axis] += sign * step
-                    if np.linalg.norm(trial[i] - start[i]) > reach * pitch:
-                        continue
-                    e = seam_energy(edges, trial, size)
-                    if e > best:
-                        best, quad, improved = e, trial, True
-        if not improved:
-            step /= 2
-    return quad
-
-
 # ----------------------------------------------------------------- driver
 
 
@@ -442,7 +321,8 @@ def localise(photo: Photo) -> Localisation:
         refined = refine_quad(fg, quad)
         if not _plausible(refined, w, h):
             continue
-        fit = fit_lattice(work, refined)
+        refined, size = complete_lattice(work, fg, refined)
+        fit = fit_lattice(work, refined, (size,) if size else None)
         if fit.seams < MIN_SEAMS:
             continue
         refined = refine_lattice(edges, refined, fit.size)

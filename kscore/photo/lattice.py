@@ -1,0 +1,275 @@
+"""The regular lattice of squares: how many, where exactly, and is it there at all.
+
+A kingdom is a grid of equal squares with thin seams between tiles (none
+inside a domino, and the castle or empty border squares break some). These
+functions look at a quad in a rectified view: the seams' period, the share of
+inner tile edges that show a seam, and the grid line placement that puts the
+most edge strength on the lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .geometry import Quad
+
+SIZES = (5, 7)
+
+_LATTICE_PX = 24  # per square when scoring seams
+
+
+@dataclass(frozen=True)
+class LatticeFit:
+    size: int
+    seams: float  # share of the grid's inner tile edges that show a seam
+    contrast: float  # edge strength on seams / inside squares
+
+
+def _edges(image: np.ndarray, quad: Quad, size: int, px: int = _LATTICE_PX):
+    side = size * px
+    dst = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    hom = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    view = cv2.warpPerspective(image, hom, (side, side), flags=cv2.INTER_AREA)
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2Lab).astype(np.float32)
+    gx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
+    gy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
+    return gx, gy
+
+
+def lattice_evidence(image: np.ndarray, quad: Quad, size: int) -> LatticeFit:
+    """How well the photo inside `quad` shows a size x size grid of tiles.
+
+    Each inner edge between two neighbouring squares is one segment; it shows a
+    seam when the edge strength along it beats the squares' own texture. Inside
+    a domino there is no seam, so a real kingdom shows most, not all (about 70%
+    of a 5x5's 40 inner edges at best); clutter and cloth show few.
+    """
+    px = _LATTICE_PX
+    gx, gy = _edges(image, quad, size, px)
+    lo, hi = int(px * 0.2), int(px * 0.8)
+    present = total = 0
+    seam_vals, inner_vals = [], []
+    for horizontal, g in ((False, gx), (True, gy)):
+        for k in range(1, size):
+            c = k * px
+            for j in range(size):
+                a, b = j * px + lo, j * px + hi
+                if horizontal:
+                    band = g[c - 2 : c + 3, a:b].max(axis=0)
+                    inner = np.concatenate([g[c - px // 2 - 3 : c - 4, a:b].ravel(), g[c + 4 : c + px // 2 + 3, a:b].ravel()])
+                else:
+                    band = g[a:b, c - 2 : c + 3].max(axis=1)
+                    inner = np.concatenate([g[a:b, c - px // 2 - 3 : c - 4].ravel(), g[a:b, c + 4 : c + px // 2 + 3].ravel()])
+                seam = float(np.median(band))
+                ref = float(np.median(inner))
+                total += 1
+                present += seam > 1.6 * ref + 8
+                seam_vals.append(seam)
+                inner_vals.append(ref)
+    contrast = float(np.median(seam_vals) / max(np.median(inner_vals), 1.0))
+    return LatticeFit(size, present / total, contrast)
+
+
+#: Share of inner tile edges showing a seam above which a quad is a kingdom.
+MIN_SEAMS = 0.3
+
+
+def fit_lattice(image: np.ndarray, quad: Quad, sizes: tuple[int, ...] | None = None) -> LatticeFit:
+    """The grid size (5 or 7) whose seams the photo shows best."""
+    return max((lattice_evidence(image, quad, n) for n in sizes or SIZES), key=lambda f: (f.seams, f.contrast))
+
+
+def edge_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Colour gradient (x, y) of the working image, lightly smoothed: computed once per photo."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
+    # per-pixel dominant direction, keeping sign-free strength per axis
+    gx = cv2.GaussianBlur(np.abs(gx).sum(axis=2), (0, 0), 1.0)
+    gy = cv2.GaussianBlur(np.abs(gy).sum(axis=2), (0, 0), 1.0)
+    return gx, gy
+
+
+def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, samples: int = 12) -> float:
+    """Mean edge strength across all the grid's lines (outer edges included).
+
+    Sampled at points along each line, taking the gradient component across the
+    line: peaks when the grid sits on the seams.
+    """
+    gx, gy = edges
+    h, w = gx.shape
+    hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]), np.float32(quad))
+    t = (np.arange(size * samples) + 0.5) / samples  # along a line, avoiding grid crossings
+    k = np.arange(size + 1, dtype=np.float64)
+    kk, tt = np.meshgrid(k, t, indexing="ij")
+    vertical = np.stack([kk.ravel(), tt.ravel()], axis=1)  # x = k
+    horizontal = vertical[:, ::-1]
+    total = 0.0
+    for pts, (dx, dy) in ((vertical, (1e-3, 0)), (horizontal, (0, 1e-3))):
+        img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(-1, 2)
+        nrm = cv2.perspectiveTransform((pts + [dx, dy]).reshape(-1, 1, 2), hom).reshape(-1, 2) - img
+        nrm /= np.linalg.norm(nrm, axis=1, keepdims=True) + 1e-12
+        xi = np.clip(np.round(img[:, 0]).astype(int), 0, w - 1)
+        yi = np.clip(np.round(img[:, 1]).astype(int), 0, h - 1)
+        total += float(np.mean(np.abs(nrm[:, 0]) * gx[yi, xi] + np.abs(nrm[:, 1]) * gy[yi, xi]))
+    return total / 2
+
+
+def refine_lattice(edges, quad: Quad, size: int, reach: float = 0.3) -> Quad:
+    """Nudge corners (at most `reach` of a square) to sit the grid lines on the seams."""
+    quad = np.asarray(quad, float).copy()
+    pitch = np.mean([np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]) / size
+    best = seam_energy(edges, quad, size)
+    start = quad.copy()
+    step = 0.15 * pitch
+    while step > 0.02 * pitch:
+        improved = False
+        for i in range(4):
+            for axis in range(2):
+                for sign in (1, -1):
+                    trial = quad.copy()
+                    trial[i, axis] += sign * step
+                    if np.linalg.norm(trial[i] - start[i]) > reach * pitch:
+                        continue
+                    e = seam_energy(edges, trial, size)
+                    if e > best:
+                        best, quad, improved = e, trial, True
+        if not improved:
+            step /= 2
+    return quad
+
+
+
+
+# ---------------------------------------------------------------- completion
+
+_VIEW = 240  # rectified quad side while counting squares
+_ROOM = 0.8  # margin round it, as a share of the side: room for missed rows
+
+
+@dataclass(frozen=True)
+class Period:
+    pitch: float
+    lines: np.ndarray  # positions of the lattice lines in the view
+
+
+def _period(profile: np.ndarray, lo: float, hi: float) -> Period | None:
+    """How many squares lie between lo and hi (the quad's edges), from an edge profile.
+
+    The quad's edges come from the board's outline, so they sit on tile edges;
+    the question is only how many squares fit between them. Each count is
+    scored by the edge strength on its inner lines minus the strength half-way
+    between them, so half the true count (every other seam) loses. The outer
+    edges themselves are left out: they are strong for every count.
+    """
+    peak = np.maximum(profile, np.maximum(np.roll(profile, 1), np.roll(profile, -1)))
+    n = len(profile)
+    span = hi - lo
+    scores = {}
+    for count in range(3, 9):
+        pitch = span / count
+        teeth = np.clip(np.round(lo + np.arange(1, count) * pitch).astype(int), 0, n - 1)
+        mids = np.clip(np.round(lo + (np.arange(count) + 0.5) * pitch).astype(int), 0, n - 1)
+        scores[count] = float(peak[teeth].mean() - profile[mids].mean())
+    count = max(scores, key=scores.get)
+    if scores[count] <= 0:
+        return None
+    pitch = span / count
+    return Period(pitch, lo + np.arange(-8, count + 9) * pitch)
+
+
+def _view_edges(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2Lab).astype(np.float32)
+    gx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
+    gy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
+    return gx, gy
+
+
+def _tileness(vfg, g_across, x0, x1, y_lines, pitch) -> float:
+    """How much the strip x0..x1 (spanning the grid's rows y_lines) looks like tiles.
+
+    Tiles: unlike the table (foreground) and crossed by the other axis's seams
+    at the lattice's positions. g_across is the edge map across those seams,
+    laid out [y, x].
+    """
+    h, w = vfg.shape
+    a, b = int(max(round(x0 + 0.15 * pitch), 0)), int(min(round(x1 - 0.15 * pitch), w))
+    y0, y1 = int(max(y_lines[0], 0)), int(min(y_lines[-1], h))
+    if b <= a or y1 <= y0:
+        return 0.0
+    fgm = float(vfg[y0:y1, a:b].mean())
+    on = [g_across[max(int(round(y)) - 1, 0) : int(round(y)) + 2, a:b].max(axis=0).mean() for y in y_lines[1:-1] if 0 < y < h - 1]
+    mids = (y_lines[:-1] + y_lines[1:]) / 2
+    off = [g_across[int(round(y)), a:b].mean() for y in mids if 0 <= y < h]
+    if not on or not off:
+        return fgm
+    ratio = (np.mean(on) + 1.0) / (np.mean(off) + 1.0)
+    return fgm + 0.5 * min(max(ratio - 1.0, 0.0), 2.0)
+
+
+def complete_lattice(image: np.ndarray, fg: np.ndarray, quad: Quad) -> tuple[Quad, int | None]:
+    """Count the squares the quad spans; add rows/columns the colours missed.
+
+    Returns the grid's quad and its size, or the quad unchanged and None when
+    the seams' period can't be read (fit_lattice then decides).
+    """
+    side, room = _VIEW, int(_ROOM * _VIEW)
+    full = side + 2 * room
+    dst = np.float32([[room, room], [room + side, room], [room + side, room + side], [room, room + side]])
+    hom = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    view = cv2.warpPerspective(image, hom, (full, full), flags=cv2.INTER_LINEAR)
+    vfg = cv2.warpPerspective(fg, hom, (full, full), flags=cv2.INTER_LINEAR)
+    gx, gy = _view_edges(view)
+    inner = slice(room + side // 20, room + side - side // 20)
+    px = _period(gx[inner].mean(axis=0), room, room + side)
+    py = _period(gy[:, inner].mean(axis=1), room, room + side)
+    if px is None or py is None:
+        return quad, None
+    ends = []
+    for period in (px, py):
+        i0 = int(np.argmin(np.abs(period.lines - room)))
+        i1 = int(np.argmin(np.abs(period.lines - (room + side))))
+        ends.append([i0, i1])
+    counts = [e[1] - e[0] for e in ends]
+    size = min(SIZES, key=lambda n: (abs(n - counts[0]) + abs(n - counts[1]), n))
+    if abs(size - counts[0]) + abs(size - counts[1]) > 4:
+        return quad, None
+    # adjust columns (axis 0, seams across: gy) then rows (axis 1, seams across: gx)
+    for axis in (0, 1):
+        period, other = (px, py) if axis == 0 else (py, px)
+        e, oe = ends[axis], ends[1 - axis]
+        y_lines = other.lines[oe[0] : oe[1] + 1]
+        fg_view = vfg if axis == 0 else vfg.T
+        across = gy if axis == 0 else gx.T
+        lines = period.lines
+        while e[1] - e[0] != size:
+            grow = e[1] - e[0] < size
+            if grow:
+                if e[0] == 0 or e[1] == len(lines) - 1:
+                    break
+                left = _tileness(fg_view, across, lines[e[0] - 1], lines[e[0]], y_lines, period.pitch)
+                right = _tileness(fg_view, across, lines[e[1]], lines[e[1] + 1], y_lines, period.pitch)
+                # Only when one side clearly holds tiles: a wrong guess costs a whole row.
+                if max(left, right) < 0.3 or max(left, right) < 1.5 * min(left, right):
+                    return quad, None
+                if left > right:
+                    e[0] -= 1
+                else:
+                    e[1] += 1
+            else:
+                left = _tileness(fg_view, across, lines[e[0]], lines[e[0] + 1], y_lines, period.pitch)
+                right = _tileness(fg_view, across, lines[e[1] - 1], lines[e[1]], y_lines, period.pitch)
+                if left < right:
+                    e[0] += 1
+                else:
+                    e[1] -= 1
+    if any(e[1] - e[0] != size for e in ends):
+        return quad, None
+    x0, x1 = px.lines[ends[0][0]], px.lines[ends[0][1]]
+    y0, y1 = py.lines[ends[1][0]], py.lines[ends[1][1]]
+    corners = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
+    back = cv2.perspectiveTransform(corners, np.linalg.inv(hom)).reshape(4, 2).astype(np.float64)
+    return back, size
