@@ -71,6 +71,7 @@ def main(argv=None) -> int:
     rng = np.random.default_rng(args.seed)
     n_truth = n_found = n_good = n_size = n_false = 0
     errors, times = [], []
+    seams_true, seams_false = [], []
     for s in range(args.scenes):
         count = int(rng.choice([1, 1, 2, 3]))
         boards = []
@@ -93,12 +94,14 @@ def main(argv=None) -> int:
                 bad = True
                 continue
             used.add(id(best))
+            seams_true.append(best.seams)
             n_found += 1
             errors.append(err)
             n_good += err < GOOD
             n_size += best.size == truth.kingdom.size
             bad |= err >= GOOD or best.size != truth.kingdom.size
         n_false += sum(1 for b in loc.boards if id(b) not in used)
+        seams_false += [b.seams for b in loc.boards if id(b) not in used]
         if bad and args.save:
             args.save.mkdir(parents=True, exist_ok=True)
             im = scene.image.copy()
@@ -114,6 +117,9 @@ def main(argv=None) -> int:
     print(f"corner error / side: mean {e.mean():.2%}, median {np.median(e):.2%}, 95th pct {np.percentile(e, 95):.2%}")
     print(f"grid size right:                {n_size}/{n_found}")
     print(f"false finds:                    {n_false}")
+    if seams_true:
+        print(f"seam share of true finds: min {min(seams_true):.2f}, 5th pct {np.percentile(seams_true, 5):.2f};"
+              f" of false finds: {', '.join(f'{v:.2f}' for v in seams_false) or 'none'}")
     print(f"localisation time per scene:    mean {np.mean(times) * 1000:.0f} ms, max {np.max(times) * 1000:.0f} ms")
     return 0
 

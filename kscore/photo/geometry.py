@@ -7,21 +7,26 @@ import numpy as np
 Quad = np.ndarray  # (4, 2) float: TL, TR, BR, BL as the photo shows them
 
 
+def signed_area(points: np.ndarray) -> float:
+    """Shoelace area; positive when the points run clockwise on screen (y down)."""
+    x, y = np.asarray(points, float).T
+    return float(0.5 * (np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+
+
 def clockwise(points: np.ndarray) -> np.ndarray:
-    """The 4 points in clockwise order on screen (y down), starting anywhere."""
+    """The 4 points of a quad (given in cyclic order) running clockwise on screen, same start."""
     points = np.asarray(points, dtype=np.float64).reshape(4, 2)
-    centre = points.mean(axis=0)
-    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
-    return points[np.argsort(angles)]  # atan2 grows clockwise when y points down
+    return points if signed_area(points) >= 0 else points[[0, 3, 2, 1]]
 
 
 def photo_order(points: np.ndarray) -> tuple[Quad, int]:
-    """Order a quad TL, TR, BR, BL as the photo shows it.
+    """Order a quad (corners in cyclic order) TL, TR, BR, BL as the photo shows it.
 
-    Returns (quad, turns): the input, taken clockwise, starts at index `turns`
-    of the result's cycle, i.e. result[0] = clockwise(points)[turns]. TL is the
-    corner whose top edge (to the next corner clockwise) is closest to pointing
-    right, so a grid keeps "row 0 nearest the photo's top edge" at any rotation.
+    Returns (quad, turns) with quad[0] = clockwise(points)[turns]: for a board
+    whose corners were given from its own top-left, the photo shows it turned
+    `turns` quarter turns anticlockwise. TL is the corner whose top edge (to
+    the next corner clockwise) points most nearly right, so "row 0 nearest the
+    photo's top edge" holds at any rotation.
     """
     cw = clockwise(points)
     best, best_turn = None, 0
@@ -46,5 +51,4 @@ def corner_error(found: Quad, truth: Quad) -> float:
 
 
 def quad_area(quad: Quad) -> float:
-    x, y = np.asarray(quad, float).T
-    return float(0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+    return abs(signed_area(quad))

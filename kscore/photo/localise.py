@@ -30,6 +30,9 @@ from .lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, refine
 from .load import Photo
 
 WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
+#: Seams shown by the photo taken whole, above which it is one board cut to its grid.
+FULL_FRAME_SEAMS = 0.6
+MIN_PARTIAL_SEAMS = 0.3
 
 
 @dataclass(frozen=True)
@@ -313,8 +316,9 @@ def localise(photo: Photo) -> Localisation:
     to_original = factor * photo.scale
     h, w = work.shape[:2]
     fg = foreground(work)
-    boards: list[FoundBoard] = []
     edges = edge_maps(work)
+    whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    boards: list[FoundBoard] = []
     tried = 0
     for quad, blob in candidate_quads(fg):
         tried += 1
@@ -323,19 +327,41 @@ def localise(photo: Photo) -> Localisation:
             continue
         refined, size = complete_lattice(work, fg, refined)
         fit = fit_lattice(work, refined, (size,) if size else None)
+        partial, missing = _partial(blob, refined, w, h, fit.size)
+        if partial:
+            # A cut board shows a lattice that doesn't fit 5 or 7 squares across:
+            # weaker evidence, but it is only reported, never scored.
+            x, y, bw, bh = cv2.boundingRect(blob)
+            if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[y : y + bh, x : x + bw]):
+                continue
+            boards.append(FoundBoard(photo_order(refined)[0] * to_original, fit.size, True, missing, fit.seams))
+            continue
         if fit.seams < MIN_SEAMS:
             continue
         refined = refine_lattice(edges, refined, fit.size)
-        partial, missing = _partial(blob, refined, w, h, fit.size)
         ordered, _ = photo_order(refined)
         boards.append(FoundBoard(ordered * to_original, fit.size, partial, missing, fit.seams))
-    if not boards:
+    if not boards and 0.8 < w / h < 1.25 and _tile_colours(work):
+        # A board cut to its grid (like the 500x500 boards): its edge is the
+        # photo's edge and the "border strip" is tiles, so colours found nothing.
         whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
         fit = fit_lattice(work, whole)
-        if fit.seams >= MIN_SEAMS:
-            boards.append(FoundBoard(whole * to_original, fit.size, False, "", fit.seams))
+        if fit.seams >= FULL_FRAME_SEAMS:
+            corners = refine_lattice(edges, whole, fit.size, reach=0.15)
+            boards.append(FoundBoard(corners * to_original, fit.size, False, "", fit.seams))
     seen = _describe(fg, tried)
     return Localisation(tuple(boards), seen)
+
+
+def _tile_colours(image: np.ndarray) -> bool:
+    """Mostly saturated and of several hues (wheat, grass, forest, lake): tiles, not a table or mat."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    saturated = hsv[..., 1] > 70
+    if saturated.mean() < 0.5:
+        return False
+    hist = np.bincount(hsv[..., 0][saturated] // 15, minlength=12) / saturated.sum()
+    hist = hist[hist > 0]
+    return float(-(hist * np.log(hist)).sum()) > 0.6
 
 
 def _plausible(quad: Quad, w: int, h: int) -> bool:

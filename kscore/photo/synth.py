@@ -179,6 +179,10 @@ def background(kind: str, rng: np.random.Generator, h: int, w: int) -> np.ndarra
 # ---------------------------------------------------------------- camera
 
 
+def _cross(a, b) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
 def _camera_quad(rng, w, h, side, centre, max_tilt_deg):
     """Where a square board of the given apparent size lands under a random camera."""
     yaw = rng.uniform(0, 2 * np.pi)
@@ -195,7 +199,7 @@ def _camera_quad(rng, w, h, side, centre, max_tilt_deg):
     z = pts[:, 2] + distance
     proj = pts[:, :2] * focal / z[:, None]
     proj -= proj.mean(axis=0)
-    proj *= side / np.sqrt(max(abs(np.cross(proj[1] - proj[0], proj[3] - proj[0])), 1e-9))
+    proj *= side / np.sqrt(max(abs(_cross(proj[1] - proj[0], proj[3] - proj[0])), 1e-9))
     return proj + np.asarray(centre, float)
 
 
@@ -230,7 +234,7 @@ def make_scene(
             if np.any(grown & occupied) or poly.sum() < 0.5 * side * side * 0.3:
                 continue
             occupied |= grown
-            truths.append(_paste(img, board, quad, rng, partial=not inside))
+            truths.append(paste_board(img, board, quad, rng))
             break
     if kind == "clutter" or rng.random() < 0.2:
         _add_clutter(img, rng, occupied, int(rng.integers(3, 12)))
@@ -245,14 +249,27 @@ def make_scene(
     return SynthScene(img, tuple(truths), kind)
 
 
-def _paste(img, board: BoardSource, quad, rng, partial) -> SynthKingdom:
+def scene_with_quads(
+    boards: list[BoardSource], quads: list[np.ndarray], rng: np.random.Generator, size=(1200, 900), background_kind="wood"
+) -> SynthScene:
+    """A scene with boards exactly where asked (corners clockwise from each board's TL)."""
+    w, h = size
+    img = background(background_kind, rng, h, w)
+    truths = tuple(paste_board(img, b, np.asarray(q, float), rng) for b, q in zip(boards, quads))
+    img = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    return SynthScene(img, truths, background_kind)
+
+
+def paste_board(img, board: BoardSource, quad, rng) -> SynthKingdom:
+    """Draw the board (with a drop shadow) where `quad` says, in place; its ground truth."""
     h, w = img.shape[:2]
+    partial = not bool(np.all((quad >= 2) & (quad <= [w - 3, h - 3])))
     bs = board.image.shape[0]
     src = np.float32([[0, 0], [bs, 0], [bs, bs], [0, bs]])
     hom = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
     # drop shadow and the tiles' dark sides just outside the grid
     shadow = np.zeros((h, w), np.float32)
-    offset = rng.normal(0, 0.015, 2) * np.sqrt(max(abs(np.cross(quad[1] - quad[0], quad[3] - quad[0])), 1))
+    offset = rng.normal(0, 0.015, 2) * np.sqrt(max(abs(_cross(quad[1] - quad[0], quad[3] - quad[0])), 1))
     cv2.fillConvexPoly(shadow, (quad + offset).astype(np.int32), 1.0)
     shadow = cv2.GaussianBlur(shadow, (0, 0), rng.uniform(2, 12))
     img *= (1 - rng.uniform(0.2, 0.5) * shadow)[..., None]

@@ -1,0 +1,37 @@
+"""Helpers shared by the photo tests: the small labelled images in tests/data/photo."""
+
+from __future__ import annotations
+
+import json
+import struct
+
+import cv2
+import numpy as np
+
+from conftest import TEST_DATA
+from kscore.dataset import kingdom_from_labels
+from kscore.photo.synth import BoardSource
+
+PHOTO_DATA = TEST_DATA / "photo"
+
+
+def labelled_boards() -> list[BoardSource]:
+    labels = json.loads((PHOTO_DATA / "boards.json").read_text())["boards"]
+    return [
+        BoardSource(cv2.imread(str(PHOTO_DATA / name)), kingdom_from_labels(name, e["terrain"], e["crowns"]), name)
+        for name, e in sorted(labels.items())
+    ]
+
+
+def with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """The JPEG with a minimal EXIF block carrying `orientation` (1..8)."""
+    tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1)
+    tiff += struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:]
+
+
+def encode_jpeg(image: np.ndarray, quality: int = 90) -> bytes:
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return buf.tobytes()

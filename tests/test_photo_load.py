@@ -1,0 +1,75 @@
+"""Reading photos: JPEG header, EXIF orientation, reduced-resolution decoding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kscore.photo.load import PhotoError, choose_reduction, load_photo, read_jpeg_header
+from photo_helpers import encode_jpeg, with_orientation
+
+
+def _marked_image(w=400, h=200):
+    """White left quarter, so any rotation shows where the left edge went."""
+    image = np.zeros((h, w, 3), np.uint8)
+    image[:, : w // 4] = 255
+    return image
+
+
+def test_header_gives_stored_size_and_orientation():
+    header = read_jpeg_header(with_orientation(encode_jpeg(_marked_image()), 6))
+    assert (header.width, header.height, header.orientation) == (400, 200, 6)
+    assert header.shown_size == (200, 400)
+
+
+def test_header_without_exif_is_upright():
+    header = read_jpeg_header(encode_jpeg(_marked_image()))
+    assert header.orientation == 1 and header.shown_size == (400, 200)
+
+
+def test_not_a_jpeg_has_no_header():
+    assert read_jpeg_header(b"\x89PNG\r\n") is None
+
+
+@pytest.mark.parametrize(
+    "size, factor",
+    [((4000, 3000), 2), ((6000, 4000), 2), ((8000, 6000), 4), ((1600, 1200), 1), ((640, 480), 1), ((20000, 15000), 8)],
+)
+def test_reduction_keeps_enough_pixels(size, factor):
+    assert choose_reduction(size) == factor
+
+
+def test_load_applies_exif_orientation(tmp_path):
+    path = tmp_path / "rotated.jpg"
+    path.write_bytes(with_orientation(encode_jpeg(_marked_image()), 6))  # 6: turn 90 degrees clockwise
+    photo = load_photo(path)
+    assert photo.size == (200, 400)
+    assert photo.image.shape[:2] == (400, 200)
+    # the white left edge is now the top edge
+    assert photo.image[:50].mean() > 200 and photo.image[-50:].mean() < 50
+
+
+def test_large_jpeg_decodes_reduced_with_scale(tmp_path):
+    path = tmp_path / "big.jpg"
+    path.write_bytes(encode_jpeg(_marked_image(4000, 3200)))
+    photo = load_photo(path)
+    assert photo.image.shape[:2] == (1600, 2000)
+    assert photo.size == (4000, 3200) and photo.scale == 2.0
+
+
+def test_png_is_read_whole(tmp_path):
+    import cv2
+
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), _marked_image())
+    photo = load_photo(path)
+    assert photo.size == (400, 200) and photo.scale == 1.0
+
+
+def test_unreadable_files_say_why(tmp_path):
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not an image")
+    with pytest.raises(PhotoError, match="not an image"):
+        load_photo(bad)
+    with pytest.raises(PhotoError, match="cannot read"):
+        load_photo(tmp_path / "missing.jpg")

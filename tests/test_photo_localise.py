@@ -1,0 +1,107 @@
+"""Finding kingdoms in photos: real photo, synthetic scenes, full-frame boards, edge cases."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kscore.photo.geometry import corner_error, photo_order
+from kscore.photo.load import Photo, load_photo
+from kscore.photo.localise import localise
+from kscore.photo.rectify import rectify
+from kscore.photo.synth import background, make_scene, scene_with_quads
+from photo_helpers import PHOTO_DATA, encode_jpeg, labelled_boards, with_orientation
+
+
+def _photo(image: np.ndarray, name: str = "scene.jpg") -> Photo:
+    return Photo(Path(name), image, (image.shape[1], image.shape[0]))
+
+
+def _best_match(found, truth_corners):
+    errors = [corner_error(b.corners, truth_corners) for b in found]
+    i = int(np.argmin(errors))
+    return found[i], errors[i]
+
+
+def test_real_photo_on_cutting_mat():
+    """tpacko_game4, downscaled: a 7x7 kingdom, oblique, on a mat with a printed grid."""
+    entry = json.loads((PHOTO_DATA / "labels.json").read_text())["items"]["mat_7x7.jpg"][0]
+    found = localise(load_photo(PHOTO_DATA / "mat_7x7.jpg")).boards
+    assert len(found) == 1
+    board, error = _best_match(found, np.array(entry["corners"]))
+    assert board.size == 7 and not board.partial
+    assert error < 0.02
+
+
+def test_exif_rotated_photo_reports_corners_as_shown(tmp_path):
+    """Orientation 8 (turn 90 degrees anticlockwise): corners come back in the shown frame."""
+    entry = json.loads((PHOTO_DATA / "labels.json").read_text())["items"]["mat_7x7.jpg"][0]
+    stored = cv2.imread(str(PHOTO_DATA / "mat_7x7.jpg"))
+    path = tmp_path / "turned.jpg"
+    path.write_bytes(with_orientation(encode_jpeg(stored, 92), 8))
+    photo = load_photo(path)
+    h, w = stored.shape[:2]
+    assert photo.size == (h, w)
+    # Orientation 8 shows stored (x, y) at (y, w - 1 - x).
+    shown = np.array([[y, w - 1 - x] for x, y in entry["corners"]])
+    truth, _ = photo_order(shown)
+    board, error = _best_match(localise(photo).boards, truth)
+    assert board.size == 7 and error < 0.02
+
+
+def test_two_synthetic_kingdoms_found_in_photo_order():
+    rng = np.random.default_rng(7)
+    boards = labelled_boards()
+    scene = make_scene(boards, rng, size=(1400, 1000), background_kind="cloth", max_tilt_deg=35)
+    assert len(scene.kingdoms) == 2
+    found = localise(_photo(scene.image)).boards
+    assert len(found) == 2
+    for truth in scene.kingdoms:
+        board, error = _best_match(found, truth.corners)
+        assert board.size == 5 and error < 0.02
+        # Cut out with the found corners, the board shows the source turned as
+        # the truth says: the truth's rows are the photo's rows.
+        cut = rectify(_photo(scene.image), board.corners, 5)
+        source = next(b for b in boards if b.name == truth.name)
+        turned = [np.rot90(source.image, -k) for k in range(4)]  # k quarter turns clockwise
+        best = int(np.argmin([np.abs(cut.astype(int) - t.astype(int)).mean() for t in turned]))
+        kingdom = source.kingdom
+        for _ in range(best):
+            kingdom = kingdom.rotated()
+        assert kingdom.rows == truth.kingdom.rows
+
+
+def test_board_filling_the_whole_image_is_found():
+    """A cropped top-down board (like the 500x500 labelled boards) is a photo too."""
+    image = labelled_boards()[0].image
+    found = localise(_photo(image)).boards
+    assert len(found) == 1
+    assert found[0].size == 5
+    assert corner_error(found[0].corners, np.array([[0, 0], [500, 0], [500, 500], [0, 500]])) < 0.02
+
+
+def test_empty_table_finds_nothing_and_says_what_it_saw():
+    rng = np.random.default_rng(3)
+    table = np.clip(background("wood", rng, 900, 1200), 0, 255).astype(np.uint8)
+    result = localise(_photo(table))
+    assert result.boards == ()
+    assert result.seen
+
+
+def test_board_cut_by_the_photo_edge_is_partial():
+    rng = np.random.default_rng(5)
+    whole, cut = labelled_boards()
+    quads = [
+        np.array([[150, 200], [550, 220], [530, 620], [130, 600]], float),
+        np.array([[900, 250], [1300, 260], [1290, 660], [890, 650]], float),  # runs off the right edge
+    ]
+    scene = scene_with_quads([whole, cut], quads, rng, size=(1200, 900), background_kind="table")
+    found = localise(_photo(scene.image)).boards
+    complete = [b for b in found if not b.partial]
+    partial = [b for b in found if b.partial]
+    assert len(complete) == 1 and corner_error(complete[0].corners, scene.kingdoms[0].corners) < 0.02
+    assert len(partial) == 1 and "right" in partial[0].missing
