@@ -1,0 +1,136 @@
+"""Photo in, kingdoms out: the pipeline the CLI calls for image files.
+
+load (reduced decode, EXIF) -> localise (every kingdom's grid) -> rectify
+(100 px squares) -> read_board (recogniser + tile-set decoder) -> a Game whose
+kingdoms are named after the photo. Kingdoms cut by the photo's edge are
+reported, never scored. Nothing found raises NothingRecognisedError (exit 3)
+with what was seen and how to retake the photo.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import KscoreError, NothingRecognisedError
+from .kingdom import Kingdom
+from .rules import Game, GameRules
+from .textformat import write_game
+
+RETAKE_ADVICE = "retake it closer, from above, with the whole kingdom in the frame and less glare"
+
+
+@dataclass(frozen=True)
+class PhotoKingdom:
+    """One kingdom read from a photo: corners TL, TR, BR, BL in original photo pixels."""
+
+    kingdom: Kingdom
+    corners: tuple[tuple[float, float], ...]
+    changes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PartialKingdom:
+    """A kingdom the photo shows only in part: reported, not scored."""
+
+    corners: tuple[tuple[float, float], ...]
+    missing: str
+
+
+@dataclass(frozen=True)
+class PhotoGame(Game):
+    """A Game read from a photo, with where each kingdom is and what was left out."""
+
+    found: tuple[PhotoKingdom, ...] = ()
+    partial: tuple[PartialKingdom, ...] = ()
+    seconds: float = 0.0
+    photo_size: tuple[int, int] = (0, 0)
+
+
+def kingdom_names(stem: str, count: int) -> list[str]:
+    """Named after the file; numbered when the photo holds several."""
+    stem = "".join(c for c in stem if c not in "[]#\n\r").strip() or "photo"
+    return [stem] if count == 1 else [f"{stem}-{i}" for i in range(1, count + 1)]
+
+
+def _tileset(rules: GameRules):
+    from .tileset import TILESETS
+
+    return TILESETS.get(rules.tileset) if rules.use_tileset else None
+
+
+def read_photo(path: Path | str, rules: GameRules | None = None, models=None) -> PhotoGame:
+    """Every complete kingdom in the photo, read and named; raises NothingRecognisedError."""
+    from .photo.load import PhotoError, load_photo
+    from .photo.localise import localise
+    from .photo.rectify import rectify
+    from .recognition.reader import read_board
+
+    rules = rules or GameRules()
+    path = Path(path)
+    start = time.perf_counter()
+    try:
+        photo = load_photo(path)
+    except PhotoError as error:
+        raise KscoreError(str(error)) from None
+    found = localise(photo)
+    complete = [b for b in found.boards if not b.partial]
+    partial = tuple(
+        PartialKingdom(tuple(map(tuple, b.corners.round(1).tolist())), b.missing) for b in found.boards if b.partial
+    )
+    if not complete:
+        if partial:
+            raise NothingRecognisedError(
+                f"{path}: the only kingdom seen is {partial[0].missing}; {RETAKE_ADVICE}"
+            )
+        raise NothingRecognisedError(f"{path}: no kingdom found ({found.seen}); {RETAKE_ADVICE}")
+    # Photo order: top to bottom, then left to right, so names are stable.
+    complete.sort(key=lambda b: (round(b.corners[:, 1].mean() / (photo.size[1] / 4)), b.corners[:, 0].mean()))
+    names = kingdom_names(path.stem, len(complete))
+    tileset = _tileset(rules)
+    read: list[PhotoKingdom] = []
+    for board, name in zip(complete, names):
+        image = rectify(photo, board.corners, board.size)
+        reading = read_board(image, board.size, tileset, name, **({"models": models} if models is not None else {}))
+        corners = tuple(tuple(float(v) for v in c) for c in board.corners.round(1))
+        read.append(PhotoKingdom(reading.kingdom, corners, tuple(reading.changes)))
+    return PhotoGame(
+        rules,
+        tuple(k.kingdom for k in read),
+        str(path),
+        {},
+        found=tuple(read),
+        partial=partial,
+        seconds=time.perf_counter() - start,
+        photo_size=photo.size,
+    )
+
+
+def reading_path(photo_path: Path | str) -> Path:
+    """Where the reading of a photo is written: beside it, `photo.kingdom`."""
+    return Path(photo_path).with_suffix(".kingdom")
+
+
+def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str:
+    """Write what was read beside the photo for the player to correct; return what was done.
+
+    Never overwrites an existing file (it may hold the player's corrections)
+    unless `force`; then the old one is kept as `<name>.kingdom.bak`.
+    """
+    target = reading_path(photo_path)
+    text = "# read from " + Path(photo_path).name + ": fix any square, `?` marks unsure ones, then run kscore on this file\n"
+    text += write_game(Game(game.rules, game.kingdoms, str(target)))
+    if target.exists():
+        if not force:
+            return f"{target} already exists (it may hold your corrections): not overwritten; --force replaces it"
+        backup = target.with_name(target.name + ".bak")
+        shutil.copy2(target, backup)
+        target.write_text(text)
+        return f"wrote {target} (the old one is kept as {backup.name}); edit it and run `kscore {target}` to rescore"
+    target.write_text(text)
+    return f"wrote {target}: edit it and run `kscore {target}` to rescore"
+
+
+__all__ = ["PhotoGame", "PhotoKingdom", "PartialKingdom", "read_photo", "save_reading", "reading_path", "kingdom_names"]
