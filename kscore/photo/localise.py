@@ -82,7 +82,7 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24) -> np.nda
     border = np.zeros((h, w), bool)
     border[:s], border[-s:], border[:, :s], border[:, -s:] = True, True, True, True
     q = (lab.astype(np.int32) * bins) // 256
-    fg = 1.0 - _border_likeness((q[..., 0] * bins + q[..., 1]) * bins + q[..., 2], border, (bins,) * 3)
+    fg = 1.0 - _border_likeness((q[..., 0] * bins + q[..., 1]) * bins + q[..., 2], s, (bins,) * 3)
     # chromaticity (intensity-free) likeness for the shadow test
     f = blurred.astype(np.float32) + 1.0
     total = f.sum(axis=2)
@@ -90,7 +90,7 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24) -> np.nda
     chroma = (np.minimum(f[..., 2] / total * 3 * cb / 2, cb - 1)).astype(np.int32) * cb + np.minimum(
         f[..., 1] / total * 3 * cb / 2, cb - 1
     ).astype(np.int32)
-    chroma_like = _border_likeness(chroma, border, (cb, cb))
+    chroma_like = _border_likeness(chroma, s, (cb, cb))
     grey = lab[..., 0].astype(np.float32)
     mean = cv2.blur(grey, (7, 7))
     std = np.sqrt(np.maximum(cv2.blur(grey * grey, (7, 7)) - mean * mean, 0))
@@ -100,15 +100,23 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24) -> np.nda
     return (fg * (1.0 - shadow)).astype(np.float32)
 
 
-def _border_likeness(index: np.ndarray, border: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Per pixel in [0, 1]: how typical of the border strip its (binned) colour is."""
+def _border_likeness(index: np.ndarray, s: int, shape: tuple[int, ...]) -> np.ndarray:
+    """Per pixel in [0, 1]: how typical its (binned) colour is of the photo's edges.
+
+    Each side's strip votes separately and a colour must be common on two
+    sides: a kingdom cut by one edge of the photo fills part of that side's
+    strip, and its colours must not become "table".
+    """
     n = int(np.prod(shape))
-    all_hist = np.bincount(index.ravel(), minlength=n).astype(np.float32).reshape(shape)
-    border_hist = np.bincount(index[border], minlength=n).astype(np.float32).reshape(shape)
-    # Spread counts to neighbouring bins so noise and light drift don't matter.
-    all_hist, border_hist = _blur_bins(all_hist), _blur_bins(border_hist)
-    ratio = border_hist / np.maximum(all_hist, 1e-3) / border.mean()  # ~1 for background colours
-    return np.clip(ratio, 0, 1).reshape(-1)[index.ravel()].reshape(index.shape)
+    all_hist = _blur_bins(np.bincount(index.ravel(), minlength=n).astype(np.float32).reshape(shape))
+    sides = (index[:s], index[-s:], index[:, :s], index[:, -s:])
+    ratios = []
+    for strip in sides:
+        hist = _blur_bins(np.bincount(strip.ravel(), minlength=n).astype(np.float32).reshape(shape))
+        share = strip.size / index.size
+        ratios.append(np.clip(hist / np.maximum(all_hist, 1e-3) / share, 0, 1).reshape(-1))
+    second = np.sort(np.stack(ratios), axis=0)[-2]  # common on at least two sides
+    return second[index.ravel()].reshape(index.shape)
 
 
 def _blur_bins(hist: np.ndarray) -> np.ndarray:

@@ -1,0 +1,96 @@
+"""Time a 12 MP photo scored by kscore against cv2.imread of the same file, on one core.
+
+The target (issue 4): the whole photo pipeline (decode at reduced resolution,
+find the kingdom, rectify, read its squares, decode the tile set, score) in at
+most 3x the time cv2.imread takes just to decode the file at full size.
+
+    python benchmarks/bench_photo.py [PHOTO] [--repeat 7]
+
+Without PHOTO it makes a 12 MP JPEG (4000x3000, quality 92) from
+../shared/data/photos/blarc_test2.jpg in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: before numpy / OpenCV load
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
+
+from kscore.photo.load import load_photo  # noqa: E402
+from kscore.photo.localise import localise  # noqa: E402
+from kscore.photo.rectify import rectify  # noqa: E402
+from kscore.photo_input import read_photo  # noqa: E402
+from kscore.rules import GameRules  # noqa: E402
+from kscore.scoring import score_kingdom  # noqa: E402
+
+SOURCE = PROJECT.parent / "shared" / "data" / "photos" / "blarc_test2.jpg"
+
+
+def make_12mp(folder: Path) -> Path:
+    image = cv2.imread(str(SOURCE))
+    big = cv2.resize(image, (4000, 3000), interpolation=cv2.INTER_AREA)
+    path = folder / "photo_12mp.jpg"
+    cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path
+
+
+def timed(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("photo", nargs="?", type=Path)
+    ap.add_argument("--repeat", type=int, default=7)
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = args.photo or make_12mp(Path(tmp))
+        full = cv2.imread(str(path))
+        print(f"photo: {path.name}, {full.shape[1]}x{full.shape[0]} = {full.shape[0] * full.shape[1] / 1e6:.1f} MP, "
+              f"{path.stat().st_size / 1e6:.1f} MB, 1 core, median of {args.repeat}")
+        rules = GameRules()
+
+        def score_photo():
+            game = read_photo(path, rules)
+            return [score_kingdom(k, game.rules) for k in game.kingdoms]
+
+        scores = score_photo()  # warm-up: loads the models once, as a CLI run over many photos would
+        t_imread = timed(lambda: cv2.imread(str(path)), args.repeat)
+        t_kscore = timed(score_photo, args.repeat)
+        photo = load_photo(path)
+        found = localise(photo)
+        t_load = timed(lambda: load_photo(path), args.repeat)
+        t_loc = timed(lambda: localise(photo), args.repeat)
+        board = found.boards[0]
+        t_rect = timed(lambda: rectify(photo, board.corners, board.size), args.repeat)
+        print(f"cv2.imread (full decode):      {t_imread * 1000:7.0f} ms")
+        print(f"kscore photo -> scores:        {t_kscore * 1000:7.0f} ms  = {t_kscore / t_imread:.2f}x imread (target <= 3x)")
+        print(f"  reduced decode:              {t_load * 1000:7.0f} ms  ({photo.image.shape[1]}x{photo.image.shape[0]})")
+        print(f"  localise:                    {t_loc * 1000:7.0f} ms")
+        print(f"  rectify:                     {t_rect * 1000:7.0f} ms")
+        print(f"  read squares + decode + score: {(t_kscore - t_load - t_loc - t_rect) * 1000:5.0f} ms (the rest)")
+        print(f"kingdoms: {', '.join(f'{s.kingdom.name} {s.total}' for s in scores)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
