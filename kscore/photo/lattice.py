@@ -118,13 +118,13 @@ def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, sam
     return total / 2
 
 
-def refine_lattice(edges, quad: Quad, size: int, reach: float = 0.3) -> Quad:
+def refine_lattice(edges, quad: Quad, size: int, reach: float = 0.6) -> Quad:
     """Nudge corners (at most `reach` of a square) to sit the grid lines on the seams."""
     quad = np.asarray(quad, float).copy()
     pitch = np.mean([np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]) / size
     best = seam_energy(edges, quad, size)
     start = quad.copy()
-    step = 0.15 * pitch
+    step = 0.2 * pitch
     while step > 0.02 * pitch:
         improved = False
         for i in range(4):
