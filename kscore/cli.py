@@ -125,14 +125,31 @@ _SCORE_HELP = (
 )
 
 
+_OVERLAY = typer.Option(None, "--overlay", metavar="OUT.jpg",
+                        help="Photos: draw the grid, each square's reading, unsure squares, properties and score.")
+_CSV = typer.Option(None, "--csv", metavar="OUT.csv", help="Also write one line per kingdom to a CSV file.")
+_EACH = typer.Option(False, "--each", help="Each file is its own game (a tournament's folder), ranked alone.")
+_FORCE = typer.Option(False, "--force", help="Photos: replace an existing photo.kingdom (the old one kept as .bak).")
+
+
 @score_app.command(help=_SCORE_HELP, epilog=_epilog())
 def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
-          no_tileset: bool = _NO_TILESET, game: str = _GAME) -> None:
+          no_tileset: bool = _NO_TILESET, game: str = _GAME, overlay: Optional[Path] = _OVERLAY,
+          csv: Optional[Path] = _CSV, each: bool = _EACH, force: bool = _FORCE) -> None:
     """Score the kingdoms in FILE... (see _SCORE_HELP)."""
     from . import report
 
     try:
         rules = base_rules(variant, no_tileset, game)
+        if overlay or csv or each or any(p.is_dir() or p.suffix.lower() in IMAGE_SUFFIXES for p in files):
+            # Photos, folders, several games: kscore.photo.batch (imported only then).
+            from .photo.batch import run_score
+
+            code = run_score(files, rules, as_json=as_json, overlay=overlay, csv_path=csv, each=each, force=force,
+                             load_game=load_game, one_game=one_game, score_games=score_games, emit_json=_emit_json)
+            if code:
+                raise typer.Exit(code)
+            return
         games = [load_game(path, rules) for path in files]
         played = one_game(games)
     except KscoreError as error:

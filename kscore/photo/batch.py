@@ -1,0 +1,207 @@
+"""Several photos at once, for the CLI: folders, progress, per-photo failures, files written.
+
+The CLI's score command calls these around its own load/score/print steps, so
+text files behave exactly as before and only photos gain the extras: the
+reading written beside each photo, the overlay, the CSV, `source` and
+`corners` in the JSON.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..errors import KscoreError
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+def is_photo(path: Path) -> bool:
+    return path.suffix.lower() in IMAGE_SUFFIXES
+
+
+def expand_paths(paths: Sequence[Path]) -> list[Path]:
+    """Folders become the photos directly inside them, sorted (a folder without photos stays, to be refused)."""
+    out: list[Path] = []
+    for path in paths:
+        inside = sorted(p for p in path.iterdir() if p.is_file() and is_photo(p)) if path.is_dir() else []
+        if inside:
+            out += inside
+        else:
+            out.append(path)
+    return out
+
+
+@dataclass(frozen=True)
+class Failure:
+    path: Path
+    error: KscoreError
+
+
+def load_games(paths: Sequence[Path], load_one: Callable[[Path], object]) -> tuple[list, list[Failure]]:
+    """Load every path; a photo that fails is recorded and the others go on.
+
+    Text files still fail at once (the format errors point at a line to fix).
+    A progress bar shows on the terminal (stderr) when there are several photos.
+    """
+    games, failures = [], []
+    photos = sum(1 for p in paths if is_photo(p))
+    progress = _progress(photos)
+    with progress:
+        task = progress.add_task("reading photos", total=photos)
+        for path in paths:
+            if not is_photo(path):
+                games.append(load_one(path))
+                continue
+            progress.update(task, description=f"reading {path.name}")
+            try:
+                games.append(load_one(path))
+            except KscoreError as error:  # reported once all are done
+                failures.append(Failure(path, error))
+            progress.advance(task)
+    return games, failures
+
+
+def _progress(photos: int):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+        console=console, transient=True, disable=photos < 2 or not console.is_terminal,
+    )
+
+
+def failure_exit_code(failures: Sequence[Failure]) -> int:
+    """Exit code after the other photos were scored: the worst failure's (3 nothing recognised)."""
+    return max((f.error.exit_code for f in failures), default=0)
+
+
+def photo_notes(games: Sequence) -> list[str]:
+    """What the user should know beyond the score tables: cut kingdoms, decoder corrections."""
+    notes = []
+    for game in games:
+        for part in getattr(game, "partial", ()):
+            notes.append(f"{game.source}: a kingdom {part.missing}; it is not scored")
+        for found in getattr(game, "found", ()):
+            notes += [f"{found.kingdom.name}: {change}" for change in found.changes]
+    return notes
+
+
+def save_readings(games: Sequence, force: bool) -> list[str]:
+    """The correction loop: each photo's reading written beside it (never over the player's edits)."""
+    from ..photo_input import save_reading
+
+    return [save_reading(g, Path(g.source), force) for g in games if hasattr(g, "found")]
+
+
+def write_overlays(games: Sequence, scores: Sequence, out: Path) -> list[str]:
+    """Draw each photo's reading; several photos: out-<photo>.jpg each."""
+    from .overlay import write_overlay
+
+    by_name = {s.kingdom.name: s for s in scores}
+    photo_games = [g for g in games if hasattr(g, "found")]
+    messages = []
+    for game in photo_games:
+        target = out if len(photo_games) == 1 else out.with_name(f"{out.stem}-{Path(game.source).stem}{out.suffix}")
+        try:
+            write_overlay(game.source, game, [by_name[f.kingdom.name] for f in game.found], target)
+        except OSError as error:
+            raise KscoreError(str(error)) from None
+        messages.append(f"wrote the overlay {target}")
+    return messages
+
+
+def _sources(games: Sequence) -> dict[str, tuple[str, list | None, list[str]]]:
+    """kingdom name -> (source file, corners or None, decoder changes)."""
+    out = {}
+    for game in games:
+        corners = {f.kingdom.name: (f.corners, list(f.changes)) for f in getattr(game, "found", ())}
+        for kingdom in game.kingdoms:
+            c, changes = corners.get(kingdom.name, (None, []))
+            out[kingdom.name] = (str(game.source), [list(p) for p in c] if c else None, changes)
+    return out
+
+
+def add_photo_fields(document: dict, games: Sequence) -> dict:
+    """JSON: each kingdom gains `source` and `corners` (null for text); cut kingdoms are listed."""
+    sources = _sources(games)
+    for entry in document.get("kingdoms", []):
+        source, corners, changes = sources.get(entry["name"], (None, None, []))
+        entry["source"] = source
+        entry["corners"] = corners
+        if changes:
+            entry["changes"] = changes
+    partial = [
+        {"source": str(g.source), "corners": [list(p) for p in part.corners], "missing": part.missing}
+        for g in games for part in getattr(g, "partial", ())
+    ]
+    if partial:
+        document["partial"] = partial
+    return document
+
+
+def write_csv(path: Path, scores: Sequence, ranking: Sequence, games: Sequence) -> str:
+    """One line per kingdom: source, name, place, score, size, unsure squares, corners."""
+    sources = _sources(games)
+    places = {p.name: p.place for p in ranking}
+    try:
+        with open(path, "w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["source", "kingdom", "place", "score", "size", "unsure_squares", "corners"])
+            for s in scores:
+                source, corners, _ = sources.get(s.kingdom.name, ("", None, []))
+                flat = " ".join(f"{x:.0f},{y:.0f}" for x, y in corners) if corners else ""
+                writer.writerow([source, s.kingdom.name, places.get(s.kingdom.name, ""), s.total, s.kingdom.size,
+                                 len(s.kingdom.uncertain()), flat])
+    except OSError as error:
+        raise KscoreError(f"cannot write {path}: {error.strerror or error}") from None
+    return f"wrote {path} ({len(scores)} kingdoms)"
+
+
+def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_game, one_game, score_games, emit_json) -> int:
+    """`kscore FILE...` with photos, folders, --each, --csv or --overlay; returns the exit code.
+
+    Kingdoms given together are one game (ranked together) unless `each`.
+    A photo that fails is reported (one line on stderr) and the others are
+    still scored; the exit code is then the failure's (3: nothing recognised).
+    """
+    import sys
+
+    from rich.console import Console
+
+    from .. import report
+    from ..ranking import rank
+
+    paths = expand_paths(files)
+    games, failures = load_games(paths, lambda path: load_game(path, rules))
+    if not games:
+        raise failures[0].error
+    groups = [[g] for g in games] if each else [games]
+    results = []
+    for group in groups:
+        scores = score_games(group)
+        results.append((scores, rank(scores, one_game(group))))
+    all_scores = [s for scores, _ in results for s in scores]
+    notes = save_readings(games, force) + photo_notes(games)
+    if overlay:
+        notes += write_overlays(games, all_scores, overlay)
+    if csv_path:
+        notes.append(write_csv(csv_path, all_scores, [p for _, ranking in results for p in ranking], games))
+    if as_json:
+        documents = [add_photo_fields(report.scores_json(*r), games) for r in results]
+        emit_json(documents[0] if not each else {"games": documents})
+    else:
+        console = Console()
+        for (scores, ranking), group in zip(results, groups):
+            if each:
+                console.rule(", ".join(str(g.source) for g in group))
+            report.print_scores(console, scores, ranking)
+    for failure in failures:
+        print(f"kscore: {failure.error}", file=sys.stderr)
+    for note in notes:
+        print(f"kscore: {note}", file=sys.stderr)
+    return failure_exit_code(failures)
