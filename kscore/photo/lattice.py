@@ -10,6 +10,7 @@ most edge strength on the lines.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -33,10 +34,19 @@ def _edges(image: np.ndarray, quad: Quad, size: int, px: int = _LATTICE_PX):
     dst = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
     hom = cv2.getPerspectiveTransform(np.float32(quad), dst)
     view = cv2.warpPerspective(image, hom, (side, side), flags=cv2.INTER_AREA)
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2Lab).astype(np.float32)
-    gx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
-    gy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
-    return gx, gy
+    return colour_gradients(view)
+
+
+def colour_gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """|d/dx| and |d/dy| summed over the Lab channels (float32), with OpenCV's fast integer paths."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    out = []
+    for dx, dy in ((1, 0), (0, 1)):
+        g = cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, dx, dy, ksize=3), alpha=0.25)
+        a, b, c = cv2.split(g)
+        total = cv2.add(cv2.add(a, b, dtype=cv2.CV_16U), c, dtype=cv2.CV_16U)
+        out.append(total.astype(np.float32) * 4.0)
+    return out[0], out[1]
 
 
 def lattice_evidence(image: np.ndarray, quad: Quad, size: int) -> LatticeFit:
@@ -84,38 +94,44 @@ def fit_lattice(image: np.ndarray, quad: Quad, sizes: tuple[int, ...] | None = N
 
 def edge_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Colour gradient (x, y) of the working image, lightly smoothed: computed once per photo."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
-    # per-pixel dominant direction, keeping sign-free strength per axis
-    gx = cv2.GaussianBlur(np.abs(gx).sum(axis=2), (0, 0), 1.0)
-    gy = cv2.GaussianBlur(np.abs(gy).sum(axis=2), (0, 0), 1.0)
-    return gx, gy
+    gx, gy = colour_gradients(image)
+    return cv2.GaussianBlur(gx, (0, 0), 1.0), cv2.GaussianBlur(gy, (0, 0), 1.0)
 
 
-def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, samples: int = 12) -> float:
+@lru_cache(maxsize=8)
+def _line_samples(size: int, samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Grid-unit points on every grid line (vertical lines first) and, per point, 0 = vertical line."""
+    t = (np.arange(size * samples) + 0.5) / samples  # along a line, off the grid crossings
+    k = np.arange(size + 1, dtype=np.float64)
+    kk, tt = np.meshgrid(k, t, indexing="ij")
+    vertical = np.stack([kk.ravel(), tt.ravel()], axis=1)  # x = k
+    points = np.vstack([vertical, vertical[:, ::-1]])
+    kind = np.repeat([0, 1], len(vertical))
+    return points, kind
+
+
+def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, samples: int = 8) -> float:
     """Mean edge strength across all the grid's lines (outer edges included).
 
     Sampled at points along each line, taking the gradient component across the
-    line: peaks when the grid sits on the seams.
+    line (from the homography's Jacobian): peaks when the grid sits on the seams.
     """
     gx, gy = edges
     h, w = gx.shape
     hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]), np.float32(quad))
-    t = (np.arange(size * samples) + 0.5) / samples  # along a line, avoiding grid crossings
-    k = np.arange(size + 1, dtype=np.float64)
-    kk, tt = np.meshgrid(k, t, indexing="ij")
-    vertical = np.stack([kk.ravel(), tt.ravel()], axis=1)  # x = k
-    horizontal = vertical[:, ::-1]
-    total = 0.0
-    for pts, (dx, dy) in ((vertical, (1e-3, 0)), (horizontal, (0, 1e-3))):
-        img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(-1, 2)
-        nrm = cv2.perspectiveTransform((pts + [dx, dy]).reshape(-1, 1, 2), hom).reshape(-1, 2) - img
-        nrm /= np.linalg.norm(nrm, axis=1, keepdims=True) + 1e-12
-        xi = np.clip(np.round(img[:, 0]).astype(int), 0, w - 1)
-        yi = np.clip(np.round(img[:, 1]).astype(int), 0, h - 1)
-        total += float(np.mean(np.abs(nrm[:, 0]) * gx[yi, xi] + np.abs(nrm[:, 1]) * gy[yi, xi]))
-    return total / 2
+    points, kind = _line_samples(size, samples)
+    u, v = points[:, 0], points[:, 1]
+    den = hom[2, 0] * u + hom[2, 1] * v + hom[2, 2]
+    x = (hom[0, 0] * u + hom[0, 1] * v + hom[0, 2]) / den
+    y = (hom[1, 0] * u + hom[1, 1] * v + hom[1, 2]) / den
+    # across a vertical grid line (x = k) is d/du; across a horizontal one, d/dv
+    j = np.where(kind == 0, 0, 1)
+    dx = (hom[0, j] - x * hom[2, j]) / den
+    dy = (hom[1, j] - y * hom[2, j]) / den
+    norm = np.hypot(dx, dy) + 1e-12
+    xi = np.clip((x + 0.5).astype(int), 0, w - 1)
+    yi = np.clip((y + 0.5).astype(int), 0, h - 1)
+    return float(np.mean((np.abs(dx) * gx[yi, xi] + np.abs(dy) * gy[yi, xi]) / norm))
 
 
 def refine_lattice(edges, quad: Quad, size: int, reach: float = 0.6) -> Quad:
@@ -125,7 +141,7 @@ def refine_lattice(edges, quad: Quad, size: int, reach: float = 0.6) -> Quad:
     best = seam_energy(edges, quad, size)
     start = quad.copy()
     step = 0.2 * pitch
-    while step > 0.02 * pitch:
+    while step > 0.03 * pitch:
         improved = False
         for i in range(4):
             for axis in range(2):
@@ -182,10 +198,7 @@ def _period(profile: np.ndarray, lo: float, hi: float) -> Period | None:
 
 
 def _view_edges(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2Lab).astype(np.float32)
-    gx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
-    gy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
-    return gx, gy
+    return colour_gradients(view)
 
 
 def _tileness(vfg, g_across, x0, x1, y_lines, pitch) -> float:

@@ -62,11 +62,16 @@ class Localisation:
 
 def working_image(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> tuple[np.ndarray, float]:
     """The image at localisation resolution and the factor back to `image` pixels."""
-    factor = max(image.shape[:2]) / long_side
+    original = max(image.shape[:2])
+    factor = original / long_side
     if factor <= 1:
         return image, 1.0
-    small = cv2.resize(image, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
-    return small, factor
+    while factor >= 2:  # halving first: cheap, and the final linear resize then barely aliases
+        image = cv2.pyrDown(image)
+        factor /= 2
+    if factor > 1.05:
+        image = cv2.resize(image, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_LINEAR)
+    return image, original / max(image.shape[:2])
 
 
 def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24) -> np.ndarray:
@@ -323,7 +328,7 @@ def localise(photo: Photo) -> Localisation:
     work, factor = working_image(photo.image)
     to_original = factor * photo.scale
     h, w = work.shape[:2]
-    fg = foreground(work)
+    fg = foreground(work)  # at full working resolution: at half, corners got worse (synthetic 95% -> 89%)
     edges = edge_maps(work)
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
     boards: list[FoundBoard] = []
