@@ -65,7 +65,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seven", type=float, default=0.25, help="share of 7x7 boards")
     ap.add_argument("--save", type=Path, help="write failing scenes here")
+    ap.add_argument("--score", action="store_true",
+                    help="also read and score: trains the recogniser without every 3rd kingdom, scenes show only those")
     args = ap.parse_args(argv)
+    if args.score:
+        return score_mode(args)
 
     sources = board_sources(args.data)
     rng = np.random.default_rng(args.seed)
@@ -121,6 +125,60 @@ def main(argv=None) -> int:
         print(f"seam share of true finds: min {min(seams_true):.2f}, 5th pct {np.percentile(seams_true, 5):.2f};"
               f" of false finds: {', '.join(f'{v:.2f}' for v in seams_false) or 'none'}")
     print(f"localisation time per scene:    mean {np.mean(times) * 1000:.0f} ms, max {np.max(times) * 1000:.0f} ms")
+    return 0
+
+
+def score_mode(args) -> int:
+    """The whole pipeline on kingdoms the recogniser never saw: found, squares right, exact score."""
+    from kscore.errors import NothingRecognisedError
+    from kscore.photo_input import read_loaded_photo
+    from kscore.recognition.evaluate import kingdom_points
+    from kscore.recognition.train import fit_models, load_board_samples
+
+    boards = load_boards(args.data)
+    groups = sorted({b.group for b in boards})
+    held_out = set(groups[::3])
+    t = time.perf_counter()
+    samples = [s for s in load_board_samples(args.data) if s.group not in held_out]
+    models = fit_models(samples)
+    print(f"trained on {len(groups) - len(held_out)} kingdoms ({time.perf_counter() - t:.0f} s); "
+          f"scenes show the {len(held_out)} held out: {', '.join(sorted(held_out))}")
+    sources = board_sources(args.data, held_out)
+    rng = np.random.default_rng(args.seed)
+    n = found = good = exact = squares_right = 0
+    times = []
+    for s in range(args.scenes):
+        picks = rng.choice(len(sources), size=int(rng.choice([1, 1, 2, 3])), replace=False)
+        scene = make_scene([sources[i] for i in picks], rng)
+        photo = Photo(Path(f"scene{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
+        start = time.perf_counter()
+        try:
+            read = list(read_loaded_photo(photo, models=models).found)
+        except NothingRecognisedError:
+            read = []
+        times.append(time.perf_counter() - start)
+        for truth in scene.kingdoms:
+            n += 1
+            if not read:
+                continue
+            errors = [corner_error(np.array(k.corners), truth.corners) for k in read]
+            i = int(np.argmin(errors))
+            if errors[i] > 0.25:
+                continue
+            found += 1
+            good += errors[i] < GOOD
+            kingdom = read[i].kingdom
+            if kingdom.size != truth.kingdom.size:
+                continue
+            squares_right += sum((kingdom[p].terrain, kingdom[p].crowns) == (truth.kingdom[p].terrain, truth.kingdom[p].crowns)
+                                 for p in truth.kingdom.positions())
+            exact += kingdom_points(kingdom) == kingdom_points(truth.kingdom)
+    print(f"synthetic scenes: {args.scenes} (seed {args.seed}), held-out kingdoms shown: {n}")
+    print(f"found:                           {found}/{n} = {found / n:.1%}")
+    print(f"found with corner error < {GOOD:.0%}:   {good}/{n} = {good / n:.1%}  (target >= 99%)")
+    print(f"squares right:                   {squares_right}/{25 * n} = {squares_right / (25 * n):.1%}")
+    print(f"exact score:                     {exact}/{n} = {exact / n:.1%}  (target >= 85%)")
+    print(f"time per scene (whole pipeline): mean {np.mean(times) * 1000:.0f} ms")
     return 0
 
 

@@ -64,17 +64,25 @@ def _tileset(rules: GameRules):
 def read_photo(path: Path | str, rules: GameRules | None = None, models=None) -> PhotoGame:
     """Every complete kingdom in the photo, read and named; raises NothingRecognisedError."""
     from .photo.load import PhotoError, load_photo
-    from .photo.localise import localise
-    from .photo.rectify import rectify
-    from .recognition.reader import read_board
 
-    rules = rules or GameRules()
     path = Path(path)
     start = time.perf_counter()
     try:
         photo = load_photo(path)
     except PhotoError as error:
         raise KscoreError(str(error)) from None
+    return read_loaded_photo(photo, rules, models, start)
+
+
+def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start: float | None = None) -> PhotoGame:
+    """read_photo for a decoded kscore.photo.load.Photo (synthetic scenes use this directly)."""
+    from .photo.localise import localise
+    from .photo.rectify import rectify
+    from .recognition.reader import read_board
+
+    rules = rules or GameRules()
+    path = photo.path
+    start = time.perf_counter() if start is None else start
     found = localise(photo)
     complete = [b for b in found.boards if not b.partial]
     partial = tuple(
@@ -82,9 +90,7 @@ def read_photo(path: Path | str, rules: GameRules | None = None, models=None) ->
     )
     if not complete:
         if partial:
-            raise NothingRecognisedError(
-                f"{path}: the only kingdom seen is {partial[0].missing}; {RETAKE_ADVICE}"
-            )
+            raise NothingRecognisedError(f"{path}: the only kingdom seen is {partial[0].missing}; {RETAKE_ADVICE}")
         raise NothingRecognisedError(f"{path}: no kingdom found ({found.seen}); {RETAKE_ADVICE}")
     # Photo order: top to bottom, then left to right, so names are stable.
     complete.sort(key=lambda b: (round(b.corners[:, 1].mean() / (photo.size[1] / 4)), b.corners[:, 0].mean()))
@@ -133,4 +139,4 @@ def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str
     return f"wrote {target}: edit it and run `kscore {target}` to rescore"
 
 
-__all__ = ["PhotoGame", "PhotoKingdom", "PartialKingdom", "read_photo", "save_reading", "reading_path", "kingdom_names"]
+__all__ = ["PhotoGame", "PhotoKingdom", "PartialKingdom", "read_photo", "read_loaded_photo", "save_reading", "reading_path", "kingdom_names"]
