@@ -14,12 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import KscoreError
 from .features import FEATURE_VERSION
 
 MODEL_FILE = "recognition.npz"
 
 
-class ModelError(RuntimeError):
+class ModelError(KscoreError):
     """The model files are missing or were made by another version of the feature code."""
 
 
@@ -32,13 +33,18 @@ class Network:
     weights: tuple[np.ndarray, ...]
     biases: tuple[np.ndarray, ...]
     classes: np.ndarray  # the class index each output column stands for
+    temperature: float = 1.0  # already folded into the last layer; kept for the record
 
-    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+    def logits(self, x: np.ndarray) -> np.ndarray:
         h = (np.asarray(x, np.float32) - self.mean) / self.scale
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             h = h @ w + b
             if i < len(self.weights) - 1:
                 h = np.maximum(h, 0.0)
+        return h
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        h = self.logits(x)
         h = h - h.max(axis=1, keepdims=True)
         e = np.exp(h)
         return e / e.sum(axis=1, keepdims=True)
@@ -49,6 +55,12 @@ class Network:
         out = np.zeros((p.shape[0], n_classes), np.float32)
         out[:, self.classes] = p
         return out
+
+    def tempered(self, temperature: float) -> "Network":
+        """The same network with its logits divided by `temperature` (calibration)."""
+        weights = self.weights[:-1] + (self.weights[-1] / np.float32(temperature),)
+        biases = self.biases[:-1] + (self.biases[-1] / np.float32(temperature),)
+        return Network(self.mean, self.scale, weights, biases, self.classes, self.temperature * temperature)
 
     @classmethod
     def from_sklearn(cls, scaler, model) -> "Network":

@@ -17,8 +17,8 @@ from ..kingdom import Kingdom, Square, Terrain
 from ..tileset import KINGDOMINO, TileSet
 from .classes import CROWN_CLASSES, TERRAIN_CLASSES, TERRAIN_INDEX
 from .counting import square_summaries
-from .crowns import find_candidates, search_image
-from .features import terrain_features, to_grid_image, white_balance
+from .crowns import find_candidates
+from .features import prepare, terrain_features
 from .model import Models, load_models
 
 #: Without the decoder, a square is marked unsure below this joint probability.
@@ -40,9 +40,9 @@ def default_models() -> Models:
 
 def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tuple[np.ndarray, np.ndarray]:
     """Per-square terrain (size, size, 8) and crown (size, size, 4) probabilities."""
-    grid = to_grid_image(image_bgr, size)
-    terrain = models.terrain.predict_full(terrain_features(white_balance(grid), size), len(TERRAIN_CLASSES))
-    cands = find_candidates(search_image(grid), models.crown_template)
+    prepared = prepare(image_bgr, size)
+    terrain = models.terrain.predict_full(terrain_features(prepared, size), len(TERRAIN_CLASSES))
+    cands = find_candidates(prepared, models.crown_template, size)
     p_crown = models.candidate.predict_full(cands.patches, 2)[:, 1]
     crowns = models.count.predict_full(square_summaries(cands, p_crown, size), len(CROWN_CLASSES))
     return terrain.reshape(size, size, -1), crowns.reshape(size, size, -1)
@@ -79,8 +79,8 @@ def _decoder():
 
 
 def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, tileset: TileSet | None, name: str = "") -> tuple[Kingdom, list[str]]:
-    """The tile-set decoder when there is one and a tile set is asked for; otherwise argmax."""
-    decoder = _decoder() if tileset is not None else None
+    """The decoder (tile set None: its per-square reading); argmax here only if decoder.py is absent."""
+    decoder = _decoder()
     if decoder is None:
         return argmax_kingdom(terrain_probs, crown_probs, name), []
     decoding = decoder.decode(terrain_probs, crown_probs, tileset, name)
