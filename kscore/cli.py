@@ -31,6 +31,8 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 #: Imported only when run, so scoring text never loads models. Add one with one line.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "dynasty": ("kscore.cli:dynasty_app", "sum each player's scores over several games (one file per game)"),
+    "train": ("kscore.recognition.commands:train_app", "rebuild the recognition models from labelled boards"),
+    "eval": ("kscore.recognition.commands:eval_app", "measure recognition on a labelled folder (--cv: grouped cross-validation)"),
 }
 
 _FORMAT_HELP = "The kingdom text format and the --json schema: README.md, sections 'The kingdom text format' and 'JSON output'."
