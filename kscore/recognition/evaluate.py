@@ -189,8 +189,10 @@ def evaluate_boards(
 
 
 def evaluate_photo_items(folder: Path | str, **options) -> object:
-    """Labelled photos (labels.json `items`): the photo-localisation stage plugs its evaluation in here."""
-    raise NotImplementedError("evaluation of labelled photos (`items`) is not wired yet")
+    """Labelled photos (labels.json `items`): the photo stage's evaluation (kscore.photo.evaluate)."""
+    from ..photo.evaluate import evaluate_photo_items as evaluate_photos
+
+    return evaluate_photos(folder, **options)
 
 
 def evaluate(folder: Path | str, cv: bool = False, **options) -> object:
