@@ -68,23 +68,31 @@ def draw_kingdom(canvas: np.ndarray, corners: np.ndarray, score, scale: float) -
                     inset = (_project(hom, [[c + 0.5, r + 0.5]])[0] - (p + q) / 2) * 0.12
                     cv2.line(canvas, tuple((p + inset).astype(int)), tuple((q + inset).astype(int)), colour, 2 * thick + 1, cv2.LINE_AA)
         r, c = prop.positions[len(prop.positions) // 2]
-        at = _project(hom, [[c + 0.5, r + 0.78]])[0]
-        _text(canvas, f"{prop.points}", at, cell / 110, colour)
+        at = _project(hom, [[c + 0.5, r + 0.75]])[0]
+        radius = int(max(cell * 0.17, 8))
+        cv2.circle(canvas, tuple(at.astype(int)), radius, colour, -1, cv2.LINE_AA)
+        _text(canvas, f"{prop.points}", at, radius / 14, (0, 0, 0), outline=False)
     # square readings
     for (r, c), square in kingdom.squares():
         label = _LETTER.get(square.terrain, "?") + (str(square.crowns) if square.crowns else "")
         at = _project(hom, [[c + 0.5, r + 0.4]])[0]
         _text(canvas, label + ("?" if square.uncertain else ""), at, cell / 90, (255, 255, 255))
-    top = corners[np.argmin(corners[:, 1])]
-    _text(canvas, f"{kingdom.name}: {score.total}", top + [0, -0.35 * cell], cell / 60, (255, 255, 255))
+    title = f"{kingdom.name}: {score.total} points"
+    scale = max(cell / 70, 0.6)
+    (tw, th), _ = cv2.getTextSize(title, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, int(round(scale * 2))))
+    anchor = corners[0] + [tw / 2, -0.6 * th]  # above the top-left corner, kept inside the picture
+    anchor[0] = min(max(anchor[0], tw / 2 + 4), canvas.shape[1] - tw / 2 - 4)
+    anchor[1] = min(max(anchor[1], th + 4), canvas.shape[0] - 4)
+    _text(canvas, title, anchor, scale, (255, 255, 255))
 
 
-def _text(canvas, text, centre, scale, colour):
+def _text(canvas, text, centre, scale, colour, outline=True):
     scale = max(scale, 0.35)
     thick = max(1, int(round(scale * 2)))
     (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
     org = (int(centre[0] - w / 2), int(centre[1] + h / 2))
-    cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+    if outline:
+        cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
     cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
 
 
