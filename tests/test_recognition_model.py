@@ -63,3 +63,36 @@ def test_train_on_two_boards_is_deterministic_and_reads_them(tmp_path):
     reading = read_board(image, tileset=None, models=models)
     terrains = [[s.terrain.value for s in row] for row in reading.kingdom.rows]
     assert terrains == labels["terrain"]
+
+
+def test_eval_command_prints_the_figures(capsys):
+    from kscore.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["eval", str(BOARDS)])
+    assert done.value.code in (0, None)
+    out = capsys.readouterr().out
+    assert "2 boards, 50 squares" in out
+    assert "boards exact score    2/2" in out
+    assert "terrain confusion" in out and "slowest board" in out
+
+
+def test_eval_cv_on_two_kingdoms_reports_held_out_boards():
+    from kscore.recognition.evaluate import evaluate_boards
+
+    report = evaluate_boards(BOARDS, cv=True, folds=2, echo=False)
+    assert [r.board_id for r in report.results] == ["2", "12"]
+    assert "grouped CV by kingdom, 2 folds" in report.mode
+    # Each fold really retrains on the other kingdom alone: the shipped model (trained on
+    # both boards among others) reads them perfectly, one kingdom alone cannot.
+    assert 0.5 < report.terrain_accuracy < 1.0
+
+
+def test_eval_on_photo_items_dispatches_to_the_photo_branch(tmp_path, monkeypatch):
+    from kscore.recognition import evaluate as evaluation
+
+    (tmp_path / "labels.json").write_text(json.dumps({"items": {}}))
+    called = {}
+    monkeypatch.setattr(evaluation, "evaluate_photo_items", lambda folder, **options: called.setdefault("folder", folder))
+    evaluation.evaluate(tmp_path)
+    assert called["folder"] == tmp_path

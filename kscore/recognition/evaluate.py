@@ -161,6 +161,8 @@ def evaluate_boards(
     images = {b.board_id: cv2.imread(str(b.image)) for b in boards}
     if not cv:
         models = models if models is not None else load_models()
+        if boards:  # warm-up: first-call costs (imports, OpenCV buffers) are not a board's reading time
+            _read(boards[0], images[boards[0].board_id], models, tileset)
         report = EvalReport(str(folder), f"models: {models.info.get('boards', '?')} training boards; "
                             "in-sample if this is the training folder")
         report.results = [_read(b, images[b.board_id], models, tileset) for b in boards]

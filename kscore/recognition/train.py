@@ -239,6 +239,11 @@ def fit_models(samples: list[Sample], folds: int = 3) -> Models:
             keep = s.terrain_y != TERRAIN_INDEX[Terrain.CASTLE]
             summaries.append(square_summaries(cands[i], net.predict_proba(cands[i].patches)[:, 1], s.size)[keep])
             counts.append(s.crowns_y[keep])
+    if not summaries:  # a single kingdom: nothing to hold out, so in-sample it is
+        for c, s in zip(cands, samples):
+            keep = s.terrain_y != TERRAIN_INDEX[Terrain.CASTLE]
+            summaries.append(square_summaries(c, candidate.predict_proba(c.patches)[:, 1], s.size)[keep])
+            counts.append(s.crowns_y[keep])
     count = _fit_network(np.vstack(summaries), np.concatenate(counts))
     info = {
         "boards": sum(s.source == "board" for s in all_samples),
