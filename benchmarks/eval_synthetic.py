@@ -98,14 +98,14 @@ def main(argv=None) -> int:
                 bad = True
                 continue
             used.add(id(best))
-            seams_true.append(best.seams)
+            seams_true.append((best.seams, best.contrast))
             n_found += 1
             errors.append(err)
             n_good += err < GOOD
             n_size += best.size == truth.kingdom.size
             bad |= err >= GOOD or best.size != truth.kingdom.size
         n_false += sum(1 for b in loc.boards if id(b) not in used)
-        seams_false += [b.seams for b in loc.boards if id(b) not in used]
+        seams_false += [(b.seams, b.contrast) for b in loc.boards if id(b) not in used]
         if bad and args.save:
             args.save.mkdir(parents=True, exist_ok=True)
             im = scene.image.copy()
@@ -122,8 +122,10 @@ def main(argv=None) -> int:
     print(f"grid size right:                {n_size}/{n_found}")
     print(f"false finds:                    {n_false}")
     if seams_true:
-        print(f"seam share of true finds: min {min(seams_true):.2f}, 5th pct {np.percentile(seams_true, 5):.2f};"
-              f" of false finds: {', '.join(f'{v:.2f}' for v in seams_false) or 'none'}")
+        st, ct = np.array(seams_true).T
+        print(f"true finds: seam share min {st.min():.2f}, 5th pct {np.percentile(st, 5):.2f}; seam contrast min"
+              f" {ct.min():.2f}, 5th pct {np.percentile(ct, 5):.2f}; false finds (share, contrast): "
+              f"{', '.join(f'({a:.2f}, {b:.2f})' for a, b in seams_false) or 'none'}")
     print(f"localisation time per scene:    mean {np.mean(times) * 1000:.0f} ms, max {np.max(times) * 1000:.0f} ms")
     return 0
 

@@ -105,3 +105,25 @@ def test_board_cut_by_the_photo_edge_is_partial():
     partial = [b for b in found if b.partial]
     assert len(complete) == 1 and corner_error(complete[0].corners, scene.kingdoms[0].corners) < 0.02
     assert len(partial) == 1 and "right" in partial[0].missing
+
+
+def _side_by_side(gap: float, kind: str = "wood"):
+    rng = np.random.default_rng(5)
+    left = np.array([[100, 200], [500, 210], [495, 610], [95, 600]], float)
+    right = left + [400 + gap, 0]
+    return scene_with_quads(labelled_boards(), [left, right], rng, size=(1100, 800), background_kind=kind)
+
+
+@pytest.mark.parametrize("kind", ["wood", "table", "cloth"])
+def test_kingdoms_close_together_are_found_apart(kind):
+    scene = _side_by_side(gap=30, kind=kind)  # under a tenth of a kingdom's side
+    found = localise(_photo(scene.image)).boards
+    assert len(found) == 2
+    for truth in scene.kingdoms:
+        assert _best_match(found, truth.corners)[1] < 0.02
+
+
+def test_touching_kingdoms_are_refused_not_guessed():
+    result = localise(_photo(_side_by_side(gap=0).image))
+    assert result.boards == ()
+    assert "touching" in result.seen and "gap" in result.seen

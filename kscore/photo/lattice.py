@@ -84,7 +84,7 @@ def lattice_evidence(image: np.ndarray, quad: Quad, size: int) -> LatticeFit:
 
 
 #: Share of inner tile edges showing a seam above which a quad is a kingdom.
-MIN_SEAMS = 0.6
+MIN_SEAMS = 0.65
 
 
 def fit_lattice(image: np.ndarray, quad: Quad, sizes: tuple[int, ...] | None = None) -> LatticeFit:
