@@ -23,7 +23,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3
 
 #: Callers hand squares of any size; they are resampled to this many pixels a side.
 SQUARE_PX = 100
@@ -70,11 +70,12 @@ def terrain_features(prepared: np.ndarray, size: int) -> np.ndarray:
     """Feature matrix (size*size, 33) from a prepared image (see prepare)."""
     lab = cv2.cvtColor(prepared, cv2.COLOR_BGR2Lab)
     hsv = cv2.cvtColor(prepared, cv2.COLOR_BGR2HSV)
-    light = lab[..., 0].astype(np.float32)
-    gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
-    grad = cv2.magnitude(gx, gy)
-    coarse = np.abs(light - cv2.GaussianBlur(light, (0, 0), 1.5))
+    # Integer Sobel and numpy's sqrt: cv2.magnitude's SIMD path rounds
+    # differently by memory alignment, which made retraining non-reproducible.
+    gx = cv2.Sobel(lab[..., 0], cv2.CV_16S, 1, 0, ksize=3).astype(np.float32)
+    gy = cv2.Sobel(lab[..., 0], cv2.CV_16S, 0, 1, ksize=3).astype(np.float32)
+    grad = np.sqrt(gx * gx + gy * gy)
+    coarse = cv2.absdiff(lab[..., 0], cv2.GaussianBlur(lab[..., 0], (0, 0), 1.5))  # 8-bit: bit-exact
 
     lab_v = _windows(lab, size).astype(np.float32)
     hsv_v = _windows(hsv, size)
@@ -82,8 +83,10 @@ def terrain_features(prepared: np.ndarray, size: int) -> np.ndarray:
     coarse_v = _windows(coarse, size)
     n = size * size
 
-    mean = lab_v.mean(axis=2)
-    std = lab_v.std(axis=2)
+    # Reductions in float64: a float32 sum's last bits depend on the array's
+    # memory alignment (numpy's SIMD), which made retraining non-reproducible.
+    mean = lab_v.mean(axis=2, dtype=np.float64)
+    std = lab_v.std(axis=2, dtype=np.float64)
     lq = _quantiles(lab_v[:, 0], (0.1, 0.5, 0.9))
     aq = _quantiles(lab_v[:, 1], (0.1, 0.9))
     bq = _quantiles(lab_v[:, 2], (0.1, 0.9))
@@ -94,16 +97,16 @@ def terrain_features(prepared: np.ndarray, size: int) -> np.ndarray:
     flat = (bins + _HUE_BINS * np.arange(n)[:, None]).ravel()
     hist = np.bincount(flat, weights=sat.ravel(), minlength=n * _HUE_BINS).reshape(n, _HUE_BINS)
     hist = hist.astype(np.float32) / bins.shape[1]
-    sat_mean = sat.mean(axis=1, keepdims=True)
+    sat_mean = sat.mean(axis=1, keepdims=True, dtype=np.float64)
     dark = (lab_v[:, 0] < 60).mean(axis=1, keepdims=True)  # OpenCV's 8-bit L runs 0..255
     bright = (lab_v[:, 0] > 200).mean(axis=1, keepdims=True)
 
     texture = np.stack(
         [
-            grad_v.mean(axis=1),
-            grad_v.std(axis=1),
+            grad_v.mean(axis=1, dtype=np.float64),
+            grad_v.std(axis=1, dtype=np.float64),
             _quantiles(grad_v, (0.9,))[:, 0],
-            coarse_v.mean(axis=1),
+            coarse_v.mean(axis=1, dtype=np.float64),
             (grad_v > 60).mean(axis=1),
         ],
         axis=1,

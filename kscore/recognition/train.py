@@ -141,6 +141,7 @@ def refine_template(samples: list[Sample], template: np.ndarray) -> np.ndarray:
             for i in np.nonzero(_mine(c, c.response, s))[0]:
                 crop = _upright_crop(s.prepared, c.ys[i], c.xs[i], c.rotation[i])
                 if crop is not None:
+                    crop = crop.astype(np.float64)  # float64 sums: reproducible (see features.py)
                     crops.append((crop - crop.mean()) / (crop.std() + 1e-6))
         template = np.mean(crops, axis=0).astype(np.float32)
     return template
@@ -151,6 +152,7 @@ def _fit_network(x: np.ndarray, y: np.ndarray, hidden: tuple[int, ...] = (), c: 
     from sklearn.neural_network import MLPClassifier
     from sklearn.preprocessing import StandardScaler
 
+    x = np.asarray(x, np.float64)
     scaler = StandardScaler().fit(x)
     xs = scaler.transform(x)
     if hidden:
@@ -261,9 +263,22 @@ def train(
     out: Path | str = DEFAULT_OUT,
     limit_phone_per_class: int | None = None,
 ) -> Path:
-    """Rebuild the recognition model file in `out` from labelled boards (+ phone squares)."""
-    samples = load_board_samples(folder_boards)
-    if tiles_phone is not None and Path(tiles_phone).is_dir():
-        samples += load_phone_samples(tiles_phone, limit_phone_per_class)
-    models = fit_models(samples)
+    """Rebuild the recognition model file in `out` from labelled boards (+ phone squares).
+
+    Runs single-threaded: OpenCV's and BLAS's thread counts change float sums in
+    the last bits, which MLP training amplifies; one thread gives the same model
+    on every run of a given installation.
+    """
+    from threadpoolctl import threadpool_limits
+
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        with threadpool_limits(1):
+            samples = load_board_samples(folder_boards)
+            if tiles_phone is not None and Path(tiles_phone).is_dir():
+                samples += load_phone_samples(tiles_phone, limit_phone_per_class)
+            models = fit_models(samples)
+    finally:
+        cv2.setNumThreads(threads)
     return models.save(out)
