@@ -420,10 +420,33 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[y : y + bh, x : x + bw]):
             return None
         return FoundBoard(photo_order(quad)[0] * to_original, fit.size, True, missing, fit.seams, fit.contrast)
-    if fit.seams < MIN_SEAMS:
-        return None
     quad = refine_lattice(edges, quad, fit.size)
+    fit = fit_lattice(work, quad, (fit.size,))
+    if fit.seams < MIN_SEAMS:
+        # The outline may have lost a row the colours missed (dark tiles on a dark
+        # table, a castle in front) and taken one of table: try the grid shifted.
+        grown = [g for g in (refine_lattice(edges, q, n) for q, n in _grown(quad, fit.size)) if _plausible(g, w, h)]
+        fits = [(fit_lattice(work, g, (n,)), g) for g, (_, n) in zip(grown, _grown(quad, fit.size))]
+        if not fits:
+            return None
+        fit, quad = max(fits, key=lambda f: (f[0].seams, f[0].contrast))
+        if fit.seams < MIN_SEAMS:
+            return None
     return FoundBoard(photo_order(quad)[0] * to_original, fit.size, False, "", fit.seams, fit.contrast)
+
+
+def _grown(quad: Quad, size: int) -> list[tuple[Quad, int]]:
+    """The grid shifted by one square each way: when the outline took a row of
+    table for a row of tiles, the shift that gives it up and takes the lost one."""
+    n = size
+    src = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
+    hom = cv2.getPerspectiveTransform(src, np.float32(quad))
+    out = []
+    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        # shifted by one square: the same size, one row/column in, one out
+        pts = src + np.float32([dx, dy])
+        out.append((cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(4, 2).astype(np.float64), n))
+    return out
 
 
 def _tile_colours(image: np.ndarray) -> bool:

@@ -211,8 +211,12 @@ def make_scene(
     max_tilt_deg: float = 45.0,
     allow_partial: bool = False,
     jpeg: bool = True,
+    castles: float = 0.5,
 ) -> SynthScene:
-    """Paste `boards` into one random scene; returns the image and ground truth."""
+    """Paste `boards` into one random scene; returns the image and ground truth.
+
+    `castles`: the share of boards whose castle stands in 3D on its square.
+    """
     w, h = size or (int(rng.choice([1600, 1200, 1400])), int(rng.choice([1200, 1600, 1050])))
     kind = background_kind or BACKGROUNDS[int(rng.integers(0, len(BACKGROUNDS)))]
     img = background(kind, rng, h, w)
@@ -234,7 +238,7 @@ def make_scene(
             if np.any(grown & occupied) or poly.sum() < 0.5 * side * side * 0.3:
                 continue
             occupied |= grown
-            truths.append(paste_board(img, board, quad, rng))
+            truths.append(paste_board(img, board, quad, rng, castle=rng.random() < castles))
             break
     if kind == "clutter" or rng.random() < 0.2:
         _add_clutter(img, rng, occupied, int(rng.integers(3, 12)))
@@ -260,8 +264,8 @@ def scene_with_quads(
     return SynthScene(img, truths, background_kind)
 
 
-def paste_board(img, board: BoardSource, quad, rng) -> SynthKingdom:
-    """Draw the board (with a drop shadow) where `quad` says, in place; its ground truth."""
+def paste_board(img, board: BoardSource, quad, rng, castle: bool = False) -> SynthKingdom:
+    """Draw the board (with a drop shadow and, if asked, a standing castle) where `quad` says; its ground truth."""
     h, w = img.shape[:2]
     partial = not bool(np.all((quad >= 2) & (quad <= [w - 3, h - 3])))
     bs = board.image.shape[0]
@@ -277,6 +281,8 @@ def paste_board(img, board: BoardSource, quad, rng) -> SynthKingdom:
     mask = cv2.warpPerspective(np.ones((bs, bs), np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)[..., None]
     img *= 1 - mask
     img += warped * mask
+    if castle:
+        _draw_castle(img, board, hom, rng)
     ordered, turns = photo_order(quad)
     # The board's own corner `turns` (clockwise from its TL) is the scene's TL:
     # the scene shows the board turned `turns` quarter turns anticlockwise.
@@ -284,6 +290,37 @@ def paste_board(img, board: BoardSource, quad, rng) -> SynthKingdom:
     for _ in range((4 - turns) % 4):
         kingdom = kingdom.rotated()
     return SynthKingdom(ordered, kingdom, board.name, partial)
+
+
+def _draw_castle(img, board: BoardSource, hom, rng) -> None:
+    """A standing 3D castle on the castle square: a tower leaning towards the photo's top.
+
+    Seen from a chair the castle hides part of the squares behind it and may
+    stick out past the board's edge: what localisation must shrug off.
+    """
+    castles = board.kingdom.castles()
+    if not castles:
+        return
+    r, c = castles[0]
+    px = board.image.shape[0] / board.kingdom.size
+    inset = 0.12 * px
+    base = np.float32([[c * px + inset, r * px + inset], [(c + 1) * px - inset, r * px + inset],
+                       [(c + 1) * px - inset, (r + 1) * px - inset], [c * px + inset, (r + 1) * px - inset]])
+    foot = cv2.perspectiveTransform(base.reshape(-1, 1, 2), hom).reshape(4, 2)
+    cell = np.sqrt(abs(_cross(foot[1] - foot[0], foot[3] - foot[0])))
+    lift = np.array([rng.normal(0, 0.2), -1.0]) * cell * rng.uniform(0.8, 1.6)  # up in the photo
+    top = foot + lift
+    wall = np.array(rng.choice([[150, 150, 155], [120, 130, 140], [170, 165, 160]]), float)
+    roof = tuple(float(v) for v in rng.choice([[200, 60, 40], [40, 160, 60], [30, 200, 230], [160, 60, 200]]))
+    for i in range(4):  # walls, drawn back to front
+        j = (i + 1) % 4
+        face = np.array([foot[i], foot[j], top[j], top[i]]).astype(np.int32)
+        cv2.fillConvexPoly(img, face, tuple(float(v) for v in wall * rng.uniform(0.6, 1.0)))
+    cv2.fillConvexPoly(img, top.astype(np.int32), roof)
+    tip = top.mean(axis=0) + lift * 0.4
+    for i in range(4):
+        cv2.fillConvexPoly(img, np.array([top[i], top[(i + 1) % 4], tip]).astype(np.int32),
+                           tuple(float(v) * rng.uniform(0.7, 1.0) for v in roof))
 
 
 def _light(img, rng):
