@@ -58,10 +58,13 @@ def search_channel(prepared: np.ndarray) -> np.ndarray:
 
 def find_candidates(prepared: np.ndarray, template: np.ndarray, size: int) -> Candidates:
     """Template search in 4 orientations, merged by maximum, one NMS, best few per square."""
-    plane = search_channel(prepared)
-    h, w = plane.shape
-    best = np.full((h, w), -1.0, np.float32)
-    rot = np.zeros((h, w), np.int8)
+    h, w = prepared.shape[:2]
+    # Pad so a crown touching the image edge (the top row of a board) can still
+    # be centred under the template; cropped back to the image afterwards.
+    pad = max(template.shape) // 2 + 1
+    plane = cv2.copyMakeBorder(search_channel(prepared), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    best = np.full(plane.shape, -1.0, np.float32)
+    rot = np.zeros(plane.shape, np.int8)
     for k in range(4):
         t = np.ascontiguousarray(np.rot90(template, k), dtype=np.float32)
         th, tw = t.shape
@@ -71,6 +74,8 @@ def find_candidates(prepared: np.ndarray, template: np.ndarray, size: int) -> Ca
         better = r > sub
         sub[better] = r[better]
         rot[oy : oy + r.shape[0], ox : ox + r.shape[1]][better] = k
+    best = np.ascontiguousarray(best[pad : pad + h, pad : pad + w])
+    rot = rot[pad : pad + h, pad : pad + w]
     window = np.ones((2 * _NMS_RADIUS + 1,) * 2, np.uint8)
     ys, xs = np.nonzero((best >= cv2.dilate(best, window)) & (best > _MIN_RESPONSE))
     response = best[ys, xs]

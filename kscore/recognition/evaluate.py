@@ -167,7 +167,7 @@ def evaluate_boards(
                             "in-sample if this is the training folder")
         report.results = [_read(b, images[b.board_id], models, tileset) for b in boards]
     else:
-        from .train import board_sample, fit_models, load_phone_samples
+        from .train import board_sample, fit_models, load_phone_samples, single_threaded
 
         phone = load_phone_samples(tiles_phone) if tiles_phone is not None else []
         samples = {b.board_id: board_sample(images[b.board_id], b) for b in boards}
@@ -177,7 +177,8 @@ def evaluate_boards(
                             + (f", + {len(phone)} phone squares in training" if phone else ""))
         for f in range(folds):
             held = {k for i, k in enumerate(kingdoms) if i % folds == f}
-            fold_models = fit_models([samples[b.board_id] for b in boards if b.group not in held] + phone)
+            with single_threaded():
+                fold_models = fit_models([samples[b.board_id] for b in boards if b.group not in held] + phone)
             for b in boards:
                 if b.group in held:
                     report.results.append(_read(b, images[b.board_id], fold_models, tileset))

@@ -14,6 +14,7 @@ probabilities, so the count model sees the classifier's real errors.
 from __future__ import annotations
 
 import collections
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -257,17 +258,13 @@ def fit_models(samples: list[Sample], folds: int = 3) -> Models:
     return Models(terrain, template, candidate, count, info)
 
 
-def train(
-    folder_boards: Path | str = DEFAULT_BOARDS,
-    tiles_phone: Path | str | None = DEFAULT_PHONE,
-    out: Path | str = DEFAULT_OUT,
-    limit_phone_per_class: int | None = None,
-) -> Path:
-    """Rebuild the recognition model file in `out` from labelled boards (+ phone squares).
+@contextmanager
+def single_threaded():
+    """One thread for OpenCV and BLAS while training.
 
-    Runs single-threaded: OpenCV's and BLAS's thread counts change float sums in
-    the last bits, which MLP training amplifies; one thread gives the same model
-    on every run of a given installation.
+    Thread counts change float sums in the last bits, which MLP training
+    amplifies; with one thread a given installation rebuilds the same model
+    byte for byte.
     """
     from threadpoolctl import threadpool_limits
 
@@ -275,10 +272,21 @@ def train(
     cv2.setNumThreads(1)
     try:
         with threadpool_limits(1):
-            samples = load_board_samples(folder_boards)
-            if tiles_phone is not None and Path(tiles_phone).is_dir():
-                samples += load_phone_samples(tiles_phone, limit_phone_per_class)
-            models = fit_models(samples)
+            yield
     finally:
         cv2.setNumThreads(threads)
+
+
+def train(
+    folder_boards: Path | str = DEFAULT_BOARDS,
+    tiles_phone: Path | str | None = DEFAULT_PHONE,
+    out: Path | str = DEFAULT_OUT,
+    limit_phone_per_class: int | None = None,
+) -> Path:
+    """Rebuild the recognition model file in `out` from labelled boards (+ phone squares)."""
+    with single_threaded():
+        samples = load_board_samples(folder_boards)
+        if tiles_phone is not None and Path(tiles_phone).is_dir():
+            samples += load_phone_samples(tiles_phone, limit_phone_per_class)
+        models = fit_models(samples)
     return models.save(out)
