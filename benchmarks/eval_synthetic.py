@@ -67,6 +67,7 @@ def main(argv=None) -> int:
     ap.add_argument("--save", type=Path, help="write failing scenes here")
     ap.add_argument("--score", action="store_true",
                     help="also read and score: trains the recogniser without every 3rd kingdom, scenes show only those")
+    ap.add_argument("--no-light", action="store_true", help="no uneven light, colour cast or cast shadows")
     args = ap.parse_args(argv)
     if args.score:
         return score_mode(args)
@@ -84,7 +85,7 @@ def main(argv=None) -> int:
                 boards.append(seven_by_seven(sources, rng, f"s{s}-{j}"))
             else:
                 boards.append(sources[int(rng.integers(0, len(sources)))])
-        scene = make_scene(boards, rng)
+        scene = make_scene(boards, rng, light=not args.no_light)
         photo = Photo(Path(f"scene{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
         t = time.perf_counter()
         loc = localise(photo)
@@ -155,7 +156,7 @@ def score_mode(args) -> int:
     times = []
     for s in range(args.scenes):
         picks = rng.choice(len(sources), size=int(rng.choice([1, 1, 2, 3])), replace=False)
-        scene = make_scene([sources[i] for i in picks], rng)
+        scene = make_scene([sources[i] for i in picks], rng, light=not args.no_light)
         photo = Photo(Path(f"scene{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
         start = time.perf_counter()
         try:

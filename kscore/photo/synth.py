@@ -212,10 +212,12 @@ def make_scene(
     allow_partial: bool = False,
     jpeg: bool = True,
     castles: float = 0.5,
+    light: bool = True,
 ) -> SynthScene:
     """Paste `boards` into one random scene; returns the image and ground truth.
 
     `castles`: the share of boards whose castle stands in 3D on its square.
+    `light`: uneven light, colour cast and cast shadows over the whole scene.
     """
     w, h = size or (int(rng.choice([1600, 1200, 1400])), int(rng.choice([1200, 1600, 1050])))
     kind = background_kind or BACKGROUNDS[int(rng.integers(0, len(BACKGROUNDS)))]
@@ -242,7 +244,8 @@ def make_scene(
             break
     if kind == "clutter" or rng.random() < 0.2:
         _add_clutter(img, rng, occupied, int(rng.integers(3, 12)))
-    img = _light(img, rng)
+    if light:
+        img = _light(img, rng)
     if rng.random() < 0.7:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.8))
     img = img + rng.normal(0, rng.uniform(1, 7), img.shape).astype(np.float32)
