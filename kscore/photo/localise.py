@@ -31,7 +31,7 @@ from .load import Photo
 
 WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
 #: Seams shown by the photo taken whole, above which it is one board cut to its grid.
-FULL_FRAME_SEAMS = 0.6
+FULL_FRAME_SEAMS = 0.8  # the 54 labelled boards: 0.88 to 0.99
 MIN_PARTIAL_SEAMS = 0.3
 #: Opposite sides' mean lengths differing more than this: not one kingdom (45 degrees of tilt gives ~1.4).
 SPLIT_ASPECT = 1.75
