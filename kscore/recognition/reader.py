@@ -17,7 +17,7 @@ from ..kingdom import Kingdom, Square, Terrain
 from ..tileset import KINGDOMINO, TileSet
 from .classes import CROWN_CLASSES, TERRAIN_CLASSES, TERRAIN_INDEX
 from .counting import square_summaries
-from .crowns import find_candidates
+from .crowns import crown_probability, find_candidates
 from .features import prepare, terrain_features
 from .model import Models, load_models
 
@@ -43,7 +43,7 @@ def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tu
     prepared = prepare(image_bgr, size)
     terrain = models.terrain.predict_full(terrain_features(prepared, size), len(TERRAIN_CLASSES))
     cands = find_candidates(prepared, models.crown_template, size)
-    p_crown = models.candidate.predict_full(cands.patches, 2)[:, 1]
+    p_crown = crown_probability(models.candidate, cands)
     crowns = models.count.predict_full(square_summaries(cands, p_crown, size), len(CROWN_CLASSES))
     return terrain.reshape(size, size, -1), crowns.reshape(size, size, -1)
 

@@ -26,7 +26,7 @@ from ..dataset import LabelledBoard, load_boards
 from ..kingdom import Terrain
 from .classes import TERRAIN_CLASSES, TERRAIN_INDEX
 from .counting import square_summaries
-from .crowns import TEMPLATE_SHAPE, Candidates, find_candidates, search_channel, square_of
+from .crowns import TEMPLATE_SHAPE, Candidates, crown_probability, find_candidates, search_channel, square_of
 from .features import CELL, prepare, terrain_features
 from .model import Models, Network, shipped_file
 
@@ -139,7 +139,7 @@ def refine_template(samples: list[Sample], template: np.ndarray) -> np.ndarray:
         crops = []
         for s in samples:
             c = find_candidates(s.prepared, template, s.size)
-            for i in np.nonzero(_mine(c, c.response, s))[0]:
+            for i in np.nonzero(_mine(c, c.response, s) & (c.scale == 0))[0]:  # full-size matches only
                 crop = _upright_crop(s.prepared, c.ys[i], c.xs[i], c.rotation[i])
                 if crop is not None:
                     crop = crop.astype(np.float64)  # float64 sums: reproducible (see features.py)
@@ -161,6 +161,36 @@ def _fit_network(x: np.ndarray, y: np.ndarray, hidden: tuple[int, ...] = (), c: 
     else:
         model = LogisticRegression(C=c, max_iter=5000).fit(xs, y)
     return Network.from_sklearn(scaler, model)
+
+
+def _fit_candidates(cands: list[Candidates], labels: list[np.ndarray], turns: list[np.ndarray]) -> Network:
+    """Crown-vs-not classifier on upright descriptors.
+
+    A crown gives one positive row (its descriptor turned upright); a non-crown
+    gives four negative rows (every turn), so no turn of a non-crown looks like
+    an upright crown. A crown's other three turns are left out: whether an
+    upside-down crown is a crown is not a question the reader ever asks.
+    """
+    rows, ys = [], []
+    for c, label, turn in zip(cands, labels, turns):
+        if len(c.ys) == 0:
+            continue
+        rows.append(c.patches[label, turn[label]])
+        ys.append(np.ones(int(label.sum()), int))
+        rows.append(c.patches[~label].reshape(-1, c.patches.shape[-1]))
+        ys.append(np.zeros(int((~label).sum()) * 4, int))
+    return _fit_network(np.vstack(rows), np.concatenate(ys), hidden=_CAND_HIDDEN)
+
+
+def _relabel(net: Network, cands: list[Candidates], samples: list[Sample]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Crowns re-mined by the classifier's P, each turned the way the classifier likes best."""
+    labels, turns = [], []
+    for c, s in zip(cands, samples):
+        n = len(c.ys)
+        p = net.predict_full(c.patches.reshape(n * 4, -1), 2)[:, 1].reshape(n, 4) if n else np.zeros((0, 4))
+        labels.append(_mine(c, p.max(axis=1), s))
+        turns.append(p.argmax(axis=1) if n else np.zeros(0, int))
+    return labels, turns
 
 
 def _fold_of(samples: list[Sample], folds: int) -> list[int]:
@@ -218,13 +248,15 @@ def fit_models(samples: list[Sample], folds: int = 3) -> Models:
     samples = [s for s in samples if s.source == "board"] or samples
     template = refine_template(samples, _seed_template())
     cands = [find_candidates(s.prepared, template, s.size) for s in samples]
+    # Round 1: mined crowns, upright as the template's orientation says.
     labels = [_mine(c, c.response, s) for c, s in zip(cands, samples)]
-    candidate = _fit_network(np.vstack([c.patches for c in cands]), np.concatenate(labels).astype(int), hidden=_CAND_HIDDEN)
-    # Re-mine with the classifier (better than raw correlation), refit once.
-    labels = [_mine(c, candidate.predict_proba(c.patches)[:, 1], s) for c, s in zip(cands, samples)]
-    candidate = _fit_network(np.vstack([c.patches for c in cands]), np.concatenate(labels).astype(int), hidden=_CAND_HIDDEN)
+    turns = [c.rotation for c in cands]
+    candidate = _fit_candidates(cands, labels, turns)
+    # Round 2: re-mine and re-orient with the classifier (better than raw correlation), refit.
+    labels, turns = _relabel(candidate, cands, samples)
+    candidate = _fit_candidates(cands, labels, turns)
 
-    # Count model on out-of-fold candidate probabilities (grouped by kingdom / photo).
+    # Count model on out-of-fold candidate probabilities (grouped by kingdom).
     fold_of = _fold_of(samples, folds)
     summaries, counts = [], []
     for f in range(folds):
@@ -232,20 +264,16 @@ def fit_models(samples: list[Sample], folds: int = 3) -> Models:
         held = [i for i in range(len(samples)) if fold_of[i] == f]
         if not train_idx or not held:
             continue
-        net = _fit_network(
-            np.vstack([cands[i].patches for i in train_idx]),
-            np.concatenate([labels[i] for i in train_idx]).astype(int),
-            hidden=_CAND_HIDDEN,
-        )
+        net = _fit_candidates([cands[i] for i in train_idx], [labels[i] for i in train_idx], [turns[i] for i in train_idx])
         for i in held:
             s = samples[i]
             keep = s.terrain_y != TERRAIN_INDEX[Terrain.CASTLE]
-            summaries.append(square_summaries(cands[i], net.predict_proba(cands[i].patches)[:, 1], s.size)[keep])
+            summaries.append(square_summaries(cands[i], crown_probability(net, cands[i]), s.size)[keep])
             counts.append(s.crowns_y[keep])
     if not summaries:  # a single kingdom: nothing to hold out, so in-sample it is
         for c, s in zip(cands, samples):
             keep = s.terrain_y != TERRAIN_INDEX[Terrain.CASTLE]
-            summaries.append(square_summaries(c, candidate.predict_proba(c.patches)[:, 1], s.size)[keep])
+            summaries.append(square_summaries(c, crown_probability(candidate, c), s.size)[keep])
             counts.append(s.crowns_y[keep])
     count = _fit_network(np.vstack(summaries), np.concatenate(counts))
     info = {
