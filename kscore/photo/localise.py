@@ -381,6 +381,15 @@ def localise(photo: Photo) -> Localisation:
     fg = foreground(work)  # at full working resolution: at half, corners got worse (synthetic 95% -> 89%)
     edges = edge_maps(work)
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    if 0.8 < w / h < 1.25 and _tile_colours(_border_strip(work)):
+        # A board cut to its grid (like the 500x500 boards): its edge is the
+        # photo's edge and its "border strip" is tiles, so colours can't find
+        # it, and parts of it would pass for kingdoms. Checked first.
+        whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+        fit = fit_lattice(work, whole)
+        if fit.seams >= FULL_FRAME_SEAMS:
+            corners = refine_lattice(edges, whole, fit.size, reach=0.15)
+            return Localisation((FoundBoard(corners * to_original, fit.size, False, "", fit.seams, fit.contrast),), "")
     boards: list[FoundBoard] = []
     tried = 0
     long_blobs = 0
@@ -393,14 +402,6 @@ def localise(photo: Photo) -> Localisation:
         board = _examine(work, fg, edges, refined, blob, to_original)
         if board is not None:
             boards.append(board)
-    if not boards and 0.8 < w / h < 1.25 and _tile_colours(work):
-        # A board cut to its grid (like the 500x500 boards): its edge is the
-        # photo's edge and the "border strip" is tiles, so colours found nothing.
-        whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
-        fit = fit_lattice(work, whole)
-        if fit.seams >= FULL_FRAME_SEAMS:
-            corners = refine_lattice(edges, whole, fit.size, reach=0.15)
-            boards.append(FoundBoard(corners * to_original, fit.size, False, "", fit.seams))
     seen = _describe(fg, tried, long_blobs)
     return Localisation(tuple(boards), seen)
 
@@ -447,6 +448,14 @@ def _grown(quad: Quad, size: int) -> list[tuple[Quad, int]]:
         pts = src + np.float32([dx, dy])
         out.append((cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(4, 2).astype(np.float64), n))
     return out
+
+
+def _border_strip(image: np.ndarray, share: float = 0.08) -> np.ndarray:
+    """The pixels near the image's edges, as one row of pixels."""
+    h, w = image.shape[:2]
+    s = max(2, int(share * min(h, w)))
+    parts = [image[:s].reshape(-1, 3), image[-s:].reshape(-1, 3), image[s:-s, :s].reshape(-1, 3), image[s:-s, -s:].reshape(-1, 3)]
+    return np.concatenate(parts)[None]
 
 
 def _tile_colours(image: np.ndarray) -> bool:
