@@ -96,3 +96,16 @@ def test_eval_on_photo_items_dispatches_to_the_photo_branch(tmp_path, monkeypatc
     monkeypatch.setattr(evaluation, "evaluate_photo_items", lambda folder, **options: called.setdefault("folder", folder))
     evaluation.evaluate(tmp_path)
     assert called["folder"] == tmp_path
+
+
+def test_models_from_kscore_models_folder(tmp_path, monkeypatch):
+    from kscore.recognition import reader
+
+    monkeypatch.setenv("KSCORE_MODELS", str(tmp_path))
+    reader.default_models.cache_clear()
+    try:
+        with pytest.raises(ModelError, match=str(tmp_path)):
+            reader.default_models()
+    finally:
+        monkeypatch.delenv("KSCORE_MODELS")
+        reader.default_models.cache_clear()

@@ -32,7 +32,8 @@ def train_command(
     boards: Optional[Path] = typer.Argument(None, help="Labelled boards folder [default: ../shared/data/kingdomino]."),
     phone: Optional[Path] = typer.Option(None, "--phone", help="tiles-phone folder [default: ../shared/data/tiles-phone if present]."),
     no_phone: bool = typer.Option(False, "--no-phone", help="Train on the boards only."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to write recognition.npz [default: the repo's models/]."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Where to write recognition.npz [default: the repo's models/]; "
+                                       "use another folder with KSCORE_MODELS=DIR."),
 ) -> None:
     from .train import train
 
@@ -41,6 +42,8 @@ def train_command(
     if not (boards / "labels.json").is_file():
         raise KscoreError(f"{boards}: no labels.json (expected a folder in the kingdomino data set's format)")
     phone_dir = None if no_phone else (phone or (default_phone if default_phone.is_dir() else None))
+    if out is None and not (default_out / "__init__.py").is_file():
+        raise KscoreError("not running from a kscore checkout: say where to write the model with --out DIR")
     path = train(boards, phone_dir, out or default_out)
     print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KB) from {boards}" + (f" + {phone_dir}" if phone_dir else ""))
 

@@ -8,6 +8,7 @@ never touches them.
 from __future__ import annotations
 
 import importlib.util
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -35,7 +36,8 @@ class BoardReading:
 
 @lru_cache(maxsize=1)
 def default_models() -> Models:
-    return load_models()
+    """The shipped models, or those in $KSCORE_MODELS (a folder `kscore train --out` wrote)."""
+    return load_models(os.environ.get("KSCORE_MODELS") or None)
 
 
 def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tuple[np.ndarray, np.ndarray]:
