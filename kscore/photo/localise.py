@@ -381,15 +381,6 @@ def localise(photo: Photo) -> Localisation:
     fg = foreground(work)  # at full working resolution: at half, corners got worse (synthetic 95% -> 89%)
     edges = edge_maps(work)
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
-    if 0.8 < w / h < 1.25 and _tile_colours(_border_strip(work)):
-        # A board cut to its grid (like the 500x500 boards): its edge is the
-        # photo's edge and its "border strip" is tiles, so colours can't find
-        # it, and parts of it would pass for kingdoms. Checked first.
-        whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
-        fit = fit_lattice(work, whole)
-        if fit.seams >= FULL_FRAME_SEAMS:
-            corners = refine_lattice(edges, whole, fit.size, reach=0.15)
-            return Localisation((FoundBoard(corners * to_original, fit.size, False, "", fit.seams, fit.contrast),), "")
     boards: list[FoundBoard] = []
     tried = 0
     long_blobs = 0
@@ -402,6 +393,16 @@ def localise(photo: Photo) -> Localisation:
         board = _examine(work, fg, edges, refined, blob, to_original)
         if board is not None:
             boards.append(board)
+    if 0.8 < w / h < 1.25 and _tile_colours(_border_strip(work)):
+        # A board cut to its grid (like the 500x500 boards): its edge is the
+        # photo's edge and its "border strip" is tiles, so colours can't find
+        # it, and parts of it may pass for kingdoms; those show fewer seams
+        # than the whole (a real kingdom on a lined mat shows more).
+        whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+        fit = fit_lattice(work, whole)
+        if fit.seams >= FULL_FRAME_SEAMS and fit.seams >= max((b.seams for b in boards), default=0.0):
+            corners = refine_lattice(edges, whole, fit.size, reach=0.15)
+            return Localisation((FoundBoard(corners * to_original, fit.size, False, "", fit.seams, fit.contrast),), "")
     seen = _describe(fg, tried, long_blobs)
     return Localisation(tuple(boards), seen)
 
