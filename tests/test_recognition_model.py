@@ -109,3 +109,21 @@ def test_models_from_kscore_models_folder(tmp_path, monkeypatch):
     finally:
         monkeypatch.delenv("KSCORE_MODELS")
         reader.default_models.cache_clear()
+
+
+def test_eval_on_a_photo_folder_runs_the_photo_evaluation(capsys):
+    from kscore.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["eval", str(TEST_DATA / "photo")])
+    assert done.value.code in (0, None)
+    assert "kingdoms found: 1/1" in capsys.readouterr().out
+
+
+def test_eval_cv_on_a_photo_folder_is_refused(capsys):
+    from kscore.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["eval", str(TEST_DATA / "photo"), "--cv"])
+    assert done.value.code == 2
+    assert "labelled boards" in capsys.readouterr().err

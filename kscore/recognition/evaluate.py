@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from ..dataset import LabelledBoard, load_boards
+from ..errors import KscoreError
 from ..kingdom import Kingdom
 from ..tileset import KINGDOMINO, TileSet
 from .classes import TERRAIN_CLASSES, TERRAIN_INDEX
@@ -191,11 +192,14 @@ def evaluate_boards(
     return report
 
 
-def evaluate_photo_items(folder: Path | str, **options) -> object:
+def evaluate_photo_items(folder: Path | str, cv: bool = False, tileset: TileSet | None = KINGDOMINO,
+                         models: Models | None = None, echo: bool = True, **_options) -> object:
     """Labelled photos (labels.json `items`): the photo stage's evaluation (kscore.photo.evaluate)."""
+    if cv:
+        raise KscoreError(f"{folder}: --cv retrains on labelled boards (labels.json `boards`); this folder holds photos")
     from ..photo.evaluate import evaluate_photo_items as evaluate_photos
 
-    return evaluate_photos(folder, **options)
+    return evaluate_photos(folder, tileset=tileset, models=models, echo=print if echo else None)
 
 
 def evaluate(folder: Path | str, cv: bool = False, **options) -> object:
