@@ -16,7 +16,7 @@ import numpy as np
 
 from ..kingdom import Kingdom, Square, Terrain
 from ..tileset import KINGDOMINO, TileSet
-from .classes import CROWN_CLASSES, TERRAIN_CLASSES, TERRAIN_INDEX
+from .classes import CROWN_CLASSES, TERRAIN_CLASSES
 from .counting import square_summaries
 from .crowns import crown_probability, find_candidates
 from .features import prepare, terrain_features
@@ -103,4 +103,4 @@ def read_board(
     return BoardReading(kingdom, terrain_probs, crown_probs, changes)
 
 
-__all__ = ["BoardReading", "read_board", "argmax_kingdom", "square_probabilities", "TERRAIN_INDEX"]
+__all__ = ["BoardReading", "read_board", "argmax_kingdom", "square_probabilities", "default_models"]
