@@ -286,3 +286,91 @@ def complete_lattice(image: np.ndarray, fg: np.ndarray, quad: Quad) -> tuple[Qua
     corners = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
     back = cv2.perspectiveTransform(corners, np.linalg.inv(hom)).reshape(4, 2).astype(np.float64)
     return back, size
+
+
+# ---------------------------------------------------------------- final fit
+
+_FIT_PX = 32  # per square in the final fit's rectified view
+
+
+def _seam_observations(g: np.ndarray, size: int, px: int, m: int, window: float = 0.3):
+    """Sub-pixel seam positions across the vertical grid lines of a rectified view.
+
+    g is the gradient across those lines (|d/dx|), the grid spanning [m, m+size*px].
+    Per line k and half-square along it: (x, y, k, strength), where the edge
+    profile peaks within `window` squares of the line; strength is the peak over
+    the profile's median (no seam inside a domino: a weak, random peak).
+    """
+    out = []
+    r = int(window * px)
+    for k in range(size + 1):
+        c = m + k * px
+        lo, hi = max(c - r, 1), min(c + r + 1, g.shape[1] - 1)
+        for j in range(2 * size):
+            y0 = m + int((j + 0.1) * px / 2)
+            y1 = m + int((j + 0.9) * px / 2)
+            prof = g[y0:y1, lo:hi].mean(axis=0)
+            i = int(np.argmax(prof))
+            if i == 0 or i == len(prof) - 1:
+                continue
+            a, b, cc = prof[i - 1], prof[i], prof[i + 1]
+            den = a - 2 * b + cc
+            off = 0.5 * (a - cc) / den if den < 0 else 0.0
+            strength = b / max(float(np.median(prof)), 1.0)
+            out.append((lo + i + off, (y0 + y1) / 2, k, strength))
+    return np.array(out, float).reshape(-1, 4)
+
+
+def fit_seam_homography(image: np.ndarray, quad: Quad, size: int, min_strength: float = 1.6) -> Quad:
+    """The grid's corners re-fitted to the seams themselves, to a fraction of a pixel.
+
+    In a rectified view, each grid line's seam is located per half square
+    (sub-pixel peak of the edge profile across it); one homography maps those
+    points onto their grid lines in least squares, refitted without the points
+    it explains worst (no seam inside a domino, a standing castle's walls). A
+    line constraint u(p) = k is linear in the homography's entries. The quad
+    comes back unchanged when the seams are too few or the fit moves far.
+    """
+    px = _FIT_PX
+    m = px // 2
+    full = size * px + 2 * m
+    dst = np.float32([[m, m], [m + size * px, m], [m + size * px, m + size * px], [m, m + size * px]])
+    hom = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    view = cv2.warpPerspective(image, hom, (full, full), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    gx, gy = colour_gradients(view)
+    gx, gy = cv2.GaussianBlur(gx, (0, 0), 1.0), cv2.GaussianBlur(gy, (0, 0), 1.0)
+    vert = _seam_observations(gx, size, px, m)
+    hor = _seam_observations(gy.T, size, px, m)[:, [1, 0, 2, 3]]  # back to (x, y, k, strength)
+    obs = [o[o[:, 3] >= min_strength] for o in (vert, hor)]
+    if min(len(o) for o in obs) < 3 * size or any(len(np.unique(o[:, 2])) < 3 for o in obs):
+        return quad
+    # grid coordinates from view ones: u = (a.p)/(c.p), v = (b.p)/(c.p), p = (x', y', 1), c3 = 1
+    pts = [np.column_stack([(o[:, :2] - m) / px, np.ones(len(o))]) for o in obs]
+    keep = [np.ones(len(o), bool) for o in obs]
+    g = None
+    for _ in range(4):
+        rows, rhs, weights = [], [], []
+        for axis, (p, o, kp) in enumerate(zip(pts, obs, keep)):
+            p, k, wgt = p[kp], o[kp, 2], np.sqrt(np.minimum(o[kp, 3], 4.0))
+            row = np.zeros((len(p), 8))
+            row[:, 3 * axis : 3 * axis + 3] = p  # a.p (axis 0) or b.p (axis 1)
+            row[:, 6:8] = -k[:, None] * p[:, :2]  # - k * (c1 x + c2 y)
+            rows.append(row * wgt[:, None])
+            rhs.append(k * wgt)
+        sol, *_ = np.linalg.lstsq(np.vstack(rows), np.concatenate(rhs), rcond=None)
+        g = np.append(sol, 1.0).reshape(3, 3)
+        resid = []
+        for axis, (p, o) in enumerate(zip(pts, obs)):
+            q = p @ g.T
+            resid.append(np.abs(q[:, axis] / q[:, 2] - o[:, 2]))
+        new_keep = [r < max(0.04, 2.5 * float(np.median(r[kp]))) for r, kp in zip(resid, keep)]
+        if min(int(k.sum()) for k in new_keep) < 3 * size:
+            break
+        keep = new_keep
+    grid = np.float64([[0, 0, 1], [size, 0, 1], [size, size, 1], [0, size, 1]])
+    view_pts = grid @ np.linalg.inv(g).T
+    view_pts = view_pts[:, :2] / view_pts[:, 2:] * px + m
+    if np.max(np.linalg.norm(view_pts - dst, axis=1)) > 0.3 * px:
+        return quad  # ran away: not the lattice the coarse fit found
+    back = cv2.perspectiveTransform(view_pts.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(hom))
+    return back.reshape(4, 2)

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from .geometry import Quad, photo_order, quad_area
-from .lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, refine_lattice
+from .lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, fit_seam_homography, refine_lattice
 from .load import Photo
 
 WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
@@ -434,6 +434,7 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         fit, quad = max(fits, key=lambda f: (f[0].seams, f[0].contrast))
         if fit.seams < MIN_SEAMS:
             return None
+    quad = fit_seam_homography(work, quad, fit.size)
     return FoundBoard(photo_order(quad)[0] * to_original, fit.size, False, "", fit.seams, fit.contrast)
 
 
