@@ -131,24 +131,46 @@ def test_touching_kingdoms_are_refused_not_guessed():
     assert "touching" in result.seen and "gap" in result.seen
 
 
-def test_seam_fit_pulls_a_rough_grid_onto_the_seams():
-    """A 7x7 board of exact 100 px squares under perspective: corners a sixth of a square
-    off come back to within a few tenths of a percent of the side."""
-    from kscore.photo.lattice import fit_seam_homography
+_SEVEN_TRUTH = np.array([[310.0, 180.0], [905.0, 235.0], [960.0, 780.0], [255.0, 720.0]])
+_SEVEN_PITCH = 600 / 7
+
+
+def _seven_scene():
+    """A 7x7 board of exact 100 px squares under perspective, on a plain table."""
     from kscore.photo.synth import compose_board
 
-    rng = np.random.default_rng(3)
     sources = labelled_boards()
     squares = [(s.image[r * 100 : (r + 1) * 100, c * 100 : (c + 1) * 100], s.kingdom[(r, c)])
                for s in sources for r in range(5) for c in range(5)][:49]
     board = compose_board(squares, 7, "seven")
-    truth = np.array([[310.0, 180.0], [905.0, 235.0], [960.0, 780.0], [255.0, 720.0]])
-    scene = scene_with_quads([board], [truth], rng, size=(1200, 900), background_kind="table")
-    pitch = 600 / 7
-    rough = truth + np.array([[1, -1], [-1, -1], [1, 1], [-1, 1]]) * pitch / 6
-    assert corner_error(rough, truth) > 0.03
+    return scene_with_quads([board], [_SEVEN_TRUTH], np.random.default_rng(3), size=(1200, 900), background_kind="table")
+
+
+def test_seam_fit_pulls_a_rough_grid_onto_the_seams():
+    """Corners a sixth of a square off come back to within a few tenths of a percent of the side."""
+    from kscore.photo.lattice import fit_seam_homography
+
+    scene = _seven_scene()
+    rough = _SEVEN_TRUTH + np.array([[1, -1], [-1, -1], [1, 1], [-1, 1]]) * _SEVEN_PITCH / 6
+    assert corner_error(rough, _SEVEN_TRUTH) > 0.03
     fitted = fit_seam_homography(scene.image, rough, 7)
-    assert corner_error(fitted, truth) < 0.004
+    assert corner_error(fitted, _SEVEN_TRUTH) < 0.004
+
+
+def test_seam_fit_walks_a_misplaced_corner_back_only_when_allowed():
+    """One corner most of a square off (a castle's bulge): one fit refuses so big a move;
+    refits allowed a square each walk the grid back onto the seams."""
+    from kscore.photo.lattice import fit_seam_homography
+
+    scene = _seven_scene()
+    off = _SEVEN_TRUTH.copy()
+    off[3] += np.array([1.0, -0.5]) * _SEVEN_PITCH * 0.7
+    assert np.array_equal(fit_seam_homography(scene.image, off, 7), off)
+    walked = off
+    for _ in range(4):
+        walked = fit_seam_homography(scene.image, walked, 7, max_move=1.0)
+    assert corner_error(off, _SEVEN_TRUTH) > 0.025
+    assert corner_error(walked, _SEVEN_TRUTH) < 0.004
 
 
 def test_seam_fit_leaves_a_quad_without_seams_alone():

@@ -321,7 +321,7 @@ def _seam_observations(g: np.ndarray, size: int, px: int, m: int, window: float 
     return np.array(out, float).reshape(-1, 4)
 
 
-def fit_seam_homography(image: np.ndarray, quad: Quad, size: int, min_strength: float = 1.6) -> Quad:
+def fit_seam_homography(image: np.ndarray, quad: Quad, size: int, min_strength: float = 1.6, max_move: float = 0.3) -> Quad:
     """The grid's corners re-fitted to the seams themselves, to a fraction of a pixel.
 
     In a rectified view, each grid line's seam is located per half square
@@ -329,7 +329,8 @@ def fit_seam_homography(image: np.ndarray, quad: Quad, size: int, min_strength: 
     points onto their grid lines in least squares, refitted without the points
     it explains worst (no seam inside a domino, a standing castle's walls). A
     line constraint u(p) = k is linear in the homography's entries. The quad
-    comes back unchanged when the seams are too few or the fit moves far.
+    comes back unchanged when the seams are too few or a corner would move
+    more than `max_move` squares.
     """
     px = _FIT_PX
     m = px // 2
@@ -370,7 +371,7 @@ def fit_seam_homography(image: np.ndarray, quad: Quad, size: int, min_strength: 
     grid = np.float64([[0, 0, 1], [size, 0, 1], [size, size, 1], [0, size, 1]])
     view_pts = grid @ np.linalg.inv(g).T
     view_pts = view_pts[:, :2] / view_pts[:, 2:] * px + m
-    if np.max(np.linalg.norm(view_pts - dst, axis=1)) > 0.3 * px:
+    if np.max(np.linalg.norm(view_pts - dst, axis=1)) > max_move * px:
         return quad  # ran away: not the lattice the coarse fit found
     back = cv2.perspectiveTransform(view_pts.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(hom))
     return back.reshape(4, 2)
