@@ -68,6 +68,9 @@ def main(argv=None) -> int:
     ap.add_argument("--score", action="store_true",
                     help="also read and score: trains the recogniser without every 3rd kingdom, scenes show only those")
     ap.add_argument("--no-light", action="store_true", help="no uneven light, colour cast or cast shadows")
+    ap.add_argument("--by-size", action="store_true",
+                    help="corner errors per grid size (7x7 boards are composed of exact cells; 5x5 ones are hand-cropped"
+                         " photos whose image border is the truth) and misses split by how far off")
     args = ap.parse_args(argv)
     if args.score:
         return score_mode(args)
@@ -77,6 +80,7 @@ def main(argv=None) -> int:
     n_truth = n_found = n_good = n_size = n_false = 0
     errors, times = [], []
     seams_true, seams_false = [], []
+    per_truth = []  # (grid size, corner error or inf when not found)
     for s in range(args.scenes):
         count = int(rng.choice([1, 1, 2, 3]))
         boards = []
@@ -95,6 +99,7 @@ def main(argv=None) -> int:
         for truth in scene.kingdoms:
             n_truth += 1
             best, err = match(loc.boards, truth.corners)
+            per_truth.append((truth.kingdom.size, err))
             if best is None or err > 0.25:
                 bad = True
                 continue
@@ -128,7 +133,19 @@ def main(argv=None) -> int:
               f" {ct.min():.2f}, 5th pct {np.percentile(ct, 5):.2f}; false finds (share, contrast): "
               f"{', '.join(f'({a:.2f}, {b:.2f})' for a, b in seams_false) or 'none'}")
     print(f"localisation time per scene:    mean {np.mean(times) * 1000:.0f} ms, max {np.max(times) * 1000:.0f} ms")
+    if args.by_size:
+        print_by_size(per_truth)
     return 0
+
+
+def print_by_size(per_truth: list[tuple[int, float]]) -> None:
+    for size in sorted({n for n, _ in per_truth}):
+        err = np.array([e for n, e in per_truth if n == size])
+        found = err[err <= 0.25]
+        stats = (f"median {np.median(found):.2%}, 95th pct {np.percentile(found, 95):.2%}" if len(found) else "")
+        print(f"{size}x{size}: {len(err)} kingdoms, {int((err < GOOD).sum())} under {GOOD:.0%}; {stats}; misses: "
+              f"{int(((err >= GOOD) & (err < 0.05)).sum())} at 2-5%, {int(((err >= 0.05) & (err <= 0.25)).sum())} over 5%,"
+              f" {int((err > 0.25).sum())} not found")
 
 
 def score_mode(args) -> int:
