@@ -301,24 +301,25 @@ def _seam_observations(g: np.ndarray, size: int, px: int, m: int, window: float 
     profile peaks within `window` squares of the line; strength is the peak over
     the profile's median (no seam inside a domino: a weak, random peak).
     """
-    out = []
+    half = px // 2
     r = int(window * px)
+    rows = slice(int(0.1 * half), int(0.9 * half))  # of each half square: off the grid crossings
+    ys = m + np.arange(2 * size) * half + (rows.start + rows.stop) / 2
+    out = []
     for k in range(size + 1):
         c = m + k * px
         lo, hi = max(c - r, 1), min(c + r + 1, g.shape[1] - 1)
-        for j in range(2 * size):
-            y0 = m + int((j + 0.1) * px / 2)
-            y1 = m + int((j + 0.9) * px / 2)
-            prof = g[y0:y1, lo:hi].mean(axis=0)
-            i = int(np.argmax(prof))
-            if i == 0 or i == len(prof) - 1:
-                continue
-            a, b, cc = prof[i - 1], prof[i], prof[i + 1]
-            den = a - 2 * b + cc
-            off = 0.5 * (a - cc) / den if den < 0 else 0.0
-            strength = b / max(float(np.median(prof)), 1.0)
-            out.append((lo + i + off, (y0 + y1) / 2, k, strength))
-    return np.array(out, float).reshape(-1, 4)
+        prof = g[m : m + size * px, lo:hi].reshape(2 * size, half, hi - lo)[:, rows].mean(axis=1)
+        i = np.argmax(prof, axis=1)
+        ok = (i > 0) & (i < hi - lo - 1)
+        j = np.nonzero(ok)[0]
+        i = i[ok]
+        a, b, cc = prof[j, i - 1], prof[j, i], prof[j, i + 1]
+        den = a - 2 * b + cc
+        off = np.where(den < 0, 0.5 * (a - cc) / np.where(den < 0, den, -1.0), 0.0)
+        strength = b / np.maximum(np.median(prof[j], axis=1), 1.0)
+        out.append(np.column_stack([lo + i + off, ys[j], np.full(len(j), k), strength]))
+    return np.vstack(out) if out else np.zeros((0, 4))
 
 
 def fit_seam_homography(image: np.ndarray, quad: Quad, size: int, min_strength: float = 1.6, max_move: float = 0.3) -> Quad:
