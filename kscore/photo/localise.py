@@ -444,7 +444,7 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
     walked = quad
     pitch = np.sqrt(quad_area(quad)) / fit.size
     for _ in range(WALK_STEPS):
-        step = fit_seam_homography(work, walked, fit.size, max_move=1.0)
+        step = fit_seam_homography(work, walked, fit.size, max_move=1.5)
         moved = float(np.max(np.linalg.norm(step - walked, axis=1)))
         walked = step
         if moved < 0.05 * pitch:
