@@ -12,6 +12,7 @@ when it names them (see --holdout).
 from __future__ import annotations
 
 import argparse
+import collections
 import sys
 import time
 from pathlib import Path
@@ -67,6 +68,7 @@ def main(argv=None) -> int:
     ap.add_argument("--save", type=Path, help="write failing scenes here")
     ap.add_argument("--score", action="store_true",
                     help="also read and score: trains the recogniser without every 3rd kingdom, scenes show only those")
+    ap.add_argument("--diagnose", action="store_true", help="with --score: split true-corner errors into terrain/crowns")
     ap.add_argument("--no-light", action="store_true", help="no uneven light, colour cast or cast shadows")
     ap.add_argument("--by-size", action="store_true",
                     help="corner errors per grid size (7x7 boards are composed of exact cells; 5x5 ones are hand-cropped"
@@ -170,6 +172,8 @@ def score_mode(args) -> int:
     rng = np.random.default_rng(args.seed)
     n = found = good = exact = squares_right = 0
     truth_exact = truth_squares = 0  # the same boards cut out with the true corners: the recogniser's share
+    terrain_wrong = crowns_wrong = 0  # true-corner squares: terrain wrong; terrain right but crowns wrong
+    confusions: collections.Counter = collections.Counter()
     times = []
     for s in range(args.scenes):
         picks = rng.choice(len(sources), size=int(rng.choice([1, 1, 2, 3])), replace=False)
@@ -188,6 +192,14 @@ def score_mode(args) -> int:
             truth_squares += sum((ideal[p].terrain, ideal[p].crowns) == (truth.kingdom[p].terrain, truth.kingdom[p].crowns)
                                  for p in truth.kingdom.positions())
             truth_exact += kingdom_points(ideal) == kingdom_points(truth.kingdom)
+            for p in truth.kingdom.positions():
+                a, b = ideal[p], truth.kingdom[p]
+                if a.terrain != b.terrain:
+                    terrain_wrong += 1
+                    confusions[f"{b.terrain.value}->{a.terrain.value}"] += 1
+                elif a.crowns != b.crowns:
+                    crowns_wrong += 1
+                    confusions[f"{b.crowns}->{a.crowns} crowns"] += 1
             if not read:
                 continue
             errors = [corner_error(np.array(k.corners), truth.corners) for k in read]
@@ -210,6 +222,9 @@ def score_mode(args) -> int:
     print(f"time per scene (whole pipeline): mean {np.mean(times) * 1000:.0f} ms")
     print(f"same boards cut with the TRUE corners: squares right {truth_squares / (25 * n):.1%}, "
           f"exact score {truth_exact}/{n} = {truth_exact / n:.1%}  (what a perfect localiser would give)")
+    if args.diagnose:
+        print(f"  true corners, wrong squares: terrain {terrain_wrong}, crowns only {crowns_wrong}; most common: "
+              + ", ".join(f"{k} x{v}" for k, v in confusions.most_common(8)))
     return 0
 
 

@@ -193,6 +193,61 @@ def _relabel(net: Network, cands: list[Candidates], samples: list[Sample]) -> tu
     return labels, turns
 
 
+#: Relit copies of each board terrain also learns from.
+_RELIT_COPIES = 2
+
+
+def _low_frequency_gain(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A smooth gain field: a linear ramp in a random direction, sometimes a soft dark blob.
+
+    Generic uneven light (a lamp to one side, a hand's or a lamp's shadow); the
+    ranges are broad guesses about rooms, not any generator's settings.
+    """
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = (xx * np.cos(angle) + yy * np.sin(angle)) / max(h, w)
+    gain = 1.0 + rng.uniform(-0.35, 0.35) * (2 * ramp - ramp.min() - ramp.max())  # min/max: exact, unlike a float32 mean
+    if rng.random() < 0.3:
+        cy, cx = rng.uniform(0, h), rng.uniform(0, w)
+        r = rng.uniform(0.15, 0.5) * max(h, w)
+        # A rational bump, not exp: only + * / keep it bit-exact across numpy's SIMD paths.
+        gain = gain * (1 - rng.uniform(0.1, 0.4) / (1 + ((yy - cy) ** 2 + (xx - cx) ** 2) / (r * r)))
+    return gain.astype(np.float32)
+
+
+def augment_light(prepared: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A prepared board under other light: uneven (low-frequency), another white balance and gamma.
+
+    Each effect is drawn from a broad range. Softening (fewer pixels per square,
+    blur, noise, JPEG) was tried too: on synthetic photos it helped, but terrain
+    then lost grass's texture cue (warm-lit grassland on a real photo read as
+    wheat) and crowns passed seam-straddling half-crowns on a clean board.
+    """
+    h, w = prepared.shape[:2]
+    img = prepared.astype(np.float32)
+    gains = rng.uniform(0.85, 1.15, 3).astype(np.float32)  # white balance
+    img = img * _low_frequency_gain(rng, h, w)[..., None] * gains * np.float32(rng.uniform(0.7, 1.2))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    gamma = rng.uniform(0.8, 1.25)  # a table, so no float pow runs on the image (reproducible)
+    img = cv2.LUT(img, np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8))
+    return img
+
+
+def _relit(samples: list[Sample]) -> list[Sample]:
+    """Copies of the boards under other light, for terrain (seeded: training stays deterministic).
+
+    The boards show one camera and one even lamp; on held-out synthetic photos
+    forest under a dim gradient read as mine and swamp as castle.
+    """
+    rng = np.random.default_rng(_SEED)
+    out = []
+    for s in samples:
+        for _ in range(_RELIT_COPIES):
+            prepared = prepare(augment_light(s.prepared, rng), s.size)
+            out.append(replace(s, prepared=prepared, terrain_x=terrain_features(prepared, s.size), source="relit"))
+    return out
+
+
 #: Colour-jittered copies of each board the crown models also learn from.
 _JITTER_COPIES = 2
 
@@ -263,12 +318,13 @@ def _calibrated_terrain(samples: list[Sample], folds: int) -> Network:
 def fit_models(samples: list[Sample], folds: int = 3) -> Models:
     """Fit every model on the given samples (boards and/or phone squares)."""
     all_samples = samples
-    terrain = _calibrated_terrain(samples, folds)
+    boards = [s for s in samples if s.source == "board"]
+    terrain = _calibrated_terrain(samples + _relit(boards), folds)
 
     # Crowns learn from the boards only: the phone crops show their neighbours'
     # crowns at the edges, and under grouped CV adding them made boards'
     # crown counts worse (99.6% -> 96.9%) while they helped terrain.
-    samples = [s for s in samples if s.source == "board"] or samples
+    samples = boards or samples
     template = refine_template(samples, _seed_template())
     samples = samples + _colour_jittered(samples)
     cands = [find_candidates(s.prepared, template, s.size) for s in samples]
