@@ -154,7 +154,7 @@ def score_mode(args) -> int:
     """The whole pipeline on kingdoms the recogniser never saw: found, squares right, exact score."""
     from kscore.errors import NothingRecognisedError
     from kscore.photo_input import read_loaded_photo
-    from kscore.recognition.evaluate import kingdom_points
+    from kscore.recognition.evaluate import kingdom_points, squares_right
     from kscore.photo.rectify import rectify
     from kscore.recognition.reader import read_board
     from kscore.recognition.train import fit_models, load_board_samples
@@ -170,7 +170,7 @@ def score_mode(args) -> int:
           f"scenes show the {len(held_out)} held out: {', '.join(sorted(held_out))}")
     sources = board_sources(args.data, held_out)
     rng = np.random.default_rng(args.seed)
-    n = found = good = exact = squares_right = 0
+    n = found = good = exact = right = 0
     truth_exact = truth_squares = 0  # the same boards cut out with the true corners: the recogniser's share
     terrain_wrong = crowns_wrong = 0  # true-corner squares: terrain wrong; terrain right but crowns wrong
     confusions: collections.Counter = collections.Counter()
@@ -189,8 +189,7 @@ def score_mode(args) -> int:
             n += 1
             ideal = read_board(rectify(photo, truth.corners, truth.kingdom.size), truth.kingdom.size, KINGDOMINO,
                                "ideal", models=models).kingdom
-            truth_squares += sum((ideal[p].terrain, ideal[p].crowns) == (truth.kingdom[p].terrain, truth.kingdom[p].crowns)
-                                 for p in truth.kingdom.positions())
+            truth_squares += squares_right(truth.kingdom, ideal)
             truth_exact += kingdom_points(ideal) == kingdom_points(truth.kingdom)
             for p in truth.kingdom.positions():
                 a, b = ideal[p], truth.kingdom[p]
@@ -211,13 +210,12 @@ def score_mode(args) -> int:
             kingdom = read[i].kingdom
             if kingdom.size != truth.kingdom.size:
                 continue
-            squares_right += sum((kingdom[p].terrain, kingdom[p].crowns) == (truth.kingdom[p].terrain, truth.kingdom[p].crowns)
-                                 for p in truth.kingdom.positions())
+            right += squares_right(truth.kingdom, kingdom)
             exact += kingdom_points(kingdom) == kingdom_points(truth.kingdom)
     print(f"synthetic scenes: {args.scenes} (seed {args.seed}), held-out kingdoms shown: {n}")
     print(f"found:                           {found}/{n} = {found / n:.1%}")
     print(f"found with corner error < {GOOD:.0%}:   {good}/{n} = {good / n:.1%}  (target >= 99%)")
-    print(f"squares right:                   {squares_right}/{25 * n} = {squares_right / (25 * n):.1%}")
+    print(f"squares right:                   {right}/{25 * n} = {right / (25 * n):.1%}")
     print(f"exact score:                     {exact}/{n} = {exact / n:.1%}  (target >= 85%)")
     print(f"time per scene (whole pipeline): mean {np.mean(times) * 1000:.0f} ms")
     print(f"same boards cut with the TRUE corners: squares right {truth_squares / (25 * n):.1%}, "

@@ -70,7 +70,7 @@ class PhotoEvaluation:
 def evaluate_photo_items(folder: Path | str, tileset=None, models=None, echo=print, **_ignored) -> PhotoEvaluation:
     """Run read_photo on every labelled photo of `folder` and compare with the labels."""
     from ..photo_input import read_photo
-    from ..recognition.evaluate import kingdom_points
+    from ..recognition.evaluate import kingdom_points, squares_right
 
     rules = GameRules(use_tileset=tileset is not None, tileset=getattr(tileset, "name", "kingdomino") if tileset else "kingdomino")
     result = PhotoEvaluation()
@@ -95,10 +95,7 @@ def evaluate_photo_items(folder: Path | str, tileset=None, models=None, echo=pri
                     read = found[i].kingdom
                     entry.found = True
                     entry.corner_error = errors[i]
-                    entry.squares_right = sum(
-                        (read[p].terrain, read[p].crowns) == (truth.kingdom[p].terrain, truth.kingdom[p].crowns)
-                        for p in truth.kingdom.positions()
-                    )
+                    entry.squares_right = squares_right(truth.kingdom, read)
                     entry.read_score = kingdom_points(read)
                     entry.score_right = entry.read_score == entry.truth_score
             result.kingdoms.append(entry)

@@ -37,6 +37,11 @@ def kingdom_points(kingdom: Kingdom) -> int:
     return score_kingdom(kingdom, check=False).total
 
 
+def squares_right(truth: Kingdom, read: Kingdom) -> int:
+    """Squares read with both terrain and crowns right (the two grids have the same size)."""
+    return sum((read[p].terrain, read[p].crowns) == (truth[p].terrain, truth[p].crowns) for p in truth.positions())
+
+
 @dataclass
 class BoardResult:
     board_id: str
@@ -51,7 +56,7 @@ class BoardResult:
 
     @property
     def all_right(self) -> bool:
-        return all(t.terrain == r.terrain and t.crowns == r.crowns for t, r in self.squares)
+        return squares_right(self.truth, self.read) == self.truth.size**2
 
     @property
     def score_right(self) -> bool:
