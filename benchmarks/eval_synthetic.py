@@ -199,15 +199,12 @@ def score_mode(args) -> int:
                 elif a.crowns != b.crowns:
                     crowns_wrong += 1
                     confusions[f"{b.crowns}->{a.crowns} crowns"] += 1
-            if not read:
-                continue
-            errors = [corner_error(np.array(k.corners), truth.corners) for k in read]
-            i = int(np.argmin(errors))
-            if errors[i] > 0.25:
+            best, err = match(read, truth.corners)
+            if best is None or err > 0.25:
                 continue
             found += 1
-            good += errors[i] < GOOD
-            kingdom = read[i].kingdom
+            good += err < GOOD
+            kingdom = best.kingdom
             if kingdom.size != truth.kingdom.size:
                 continue
             right += squares_right(truth.kingdom, kingdom)
