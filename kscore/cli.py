@@ -25,7 +25,12 @@ from .rules import KNOWN_VARIANTS, Game, GameRules
 from .scoring import KingdomScore, score_kingdom
 from .textformat import read_game
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+#: Files kscore reads as photos (anything else is read as a kingdom text file).
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
+
+
+def is_image(path: Path) -> bool:
+    return path.suffix.lower() in IMAGE_SUFFIXES
 
 #: Subcommands: name -> ("module:attribute" of a typer.Typer, one-line help).
 #: Imported only when run, so scoring text never loads models. Add one with one line.
@@ -79,7 +84,7 @@ def one_game(games: list[Game]) -> str:
 
 def load_game(path: Path, rules: GameRules) -> Game:
     """A text file or, by its extension, a photo (recognition imported only then)."""
-    if path.suffix.lower() in IMAGE_SUFFIXES and not path.is_dir():
+    if is_image(path) and not path.is_dir():
         if not path.exists():
             raise KscoreError(f"{path}: no such file")
         try:
@@ -143,7 +148,7 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
 
     try:
         rules = base_rules(variant, no_tileset, game)
-        if overlay or csv or each or any(p.is_dir() or p.suffix.lower() in IMAGE_SUFFIXES for p in files):
+        if overlay or csv or each or any(p.is_dir() or is_image(p) for p in files):
             # Photos, folders, several games: kscore.photo.batch (imported only then).
             from .photo.batch import run_score
 

@@ -14,19 +14,15 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import KscoreError
-
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
-
-
-def is_photo(path: Path) -> bool:
-    return path.suffix.lower() in IMAGE_SUFFIXES
+# The CLI decides which files are photos; this module is its photo side.
+from ..cli import is_image
 
 
 def expand_paths(paths: Sequence[Path]) -> list[Path]:
     """Folders become the photos directly inside them, sorted (a folder without photos stays, to be refused)."""
     out: list[Path] = []
     for path in paths:
-        inside = sorted(p for p in path.iterdir() if p.is_file() and is_photo(p)) if path.is_dir() else []
+        inside = sorted(p for p in path.iterdir() if p.is_file() and is_image(p)) if path.is_dir() else []
         if inside:
             out += inside
         else:
@@ -47,12 +43,12 @@ def load_games(paths: Sequence[Path], load_one: Callable[[Path], object]) -> tup
     A progress bar shows on the terminal (stderr) when there are several photos.
     """
     games, failures = [], []
-    photos = sum(1 for p in paths if is_photo(p))
+    photos = sum(1 for p in paths if is_image(p))
     progress = _progress(photos)
     with progress:
         task = progress.add_task("reading photos", total=photos)
         for path in paths:
-            if not is_photo(path):
+            if not is_image(path):
                 games.append(load_one(path))
                 continue
             progress.update(task, description=f"reading {path.name}")
