@@ -7,23 +7,20 @@ never touches them.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
-from ..kingdom import Kingdom, Square, Terrain
+from ..kingdom import Kingdom
 from ..tileset import KINGDOMINO, TileSet
 from .classes import CROWN_CLASSES, TERRAIN_CLASSES
 from .counting import square_summaries
 from .crowns import crown_probability, find_candidates
+from .decoder import decode
 from .features import prepare, terrain_features
 from .model import Models, load_models
-
-#: Without the decoder, a square is marked unsure below this joint probability.
-UNSURE_BELOW = 0.9
 
 
 @dataclass(frozen=True)
@@ -50,42 +47,11 @@ def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tu
     return terrain.reshape(size, size, -1), crowns.reshape(size, size, -1)
 
 
-def argmax_kingdom(terrain_probs: np.ndarray, crown_probs: np.ndarray, name: str = "", unsure_below: float = UNSURE_BELOW) -> Kingdom:
-    """Most probable terrain and crowns per square, no tile-set knowledge; unsure squares flagged.
-
-    Castle and empty squares carry no crowns (the castle tile's printed crowns never count).
-    """
-    size = terrain_probs.shape[0]
-    rows = []
-    for r in range(size):
-        row = []
-        for c in range(size):
-            t = int(np.argmax(terrain_probs[r, c]))
-            terrain = TERRAIN_CLASSES[t]
-            if terrain in (Terrain.CASTLE, Terrain.EMPTY):
-                crowns, p = 0, float(terrain_probs[r, c, t])
-            else:
-                crowns = int(np.argmax(crown_probs[r, c]))
-                p = float(terrain_probs[r, c, t] * crown_probs[r, c, crowns])
-            row.append(Square(terrain, crowns, uncertain=p < unsure_below))
-        rows.append(row)
-    return Kingdom.from_rows(name, rows)
-
-
-def _decoder():
-    if importlib.util.find_spec("kscore.recognition.decoder") is None:
-        return None
-    from . import decoder
-
-    return decoder
 
 
 def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, tileset: TileSet | None, name: str = "") -> tuple[Kingdom, list[str]]:
-    """The decoder (tile set None: its per-square reading); argmax here only if decoder.py is absent."""
-    decoder = _decoder()
-    if decoder is None:
-        return argmax_kingdom(terrain_probs, crown_probs, name), []
-    decoding = decoder.decode(terrain_probs, crown_probs, tileset, name)
+    """The tile-set decoder's reading (tile set None: its plain per-square reading)."""
+    decoding = decode(terrain_probs, crown_probs, tileset, name)
     return decoding.kingdom, list(decoding.changes)
 
 
@@ -103,4 +69,4 @@ def read_board(
     return BoardReading(kingdom, terrain_probs, crown_probs, changes)
 
 
-__all__ = ["BoardReading", "read_board", "argmax_kingdom", "square_probabilities", "default_models"]
+__all__ = ["BoardReading", "read_board", "square_probabilities", "default_models"]
