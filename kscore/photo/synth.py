@@ -183,24 +183,45 @@ def _cross(a, b) -> float:
     return float(a[0] * b[1] - a[1] * b[0])
 
 
-def _camera_quad(rng, w, h, side, centre, max_tilt_deg):
-    """Where a square board of the given apparent size lands under a random camera."""
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera over the table: board coordinates (x, y across the board
+    from its top-left corner, z up from the table, all in board sides) to scene
+    pixels. Standing castles are drawn through it, so they lean as far as the
+    camera's angle makes them: barely from above, about their height from a chair."""
+
+    rotation: np.ndarray  # (3, 3) board -> camera
+    distance: float  # camera to board centre, in board sides
+    offset: np.ndarray  # (2,) subtracted after the projection...
+    scale: float  # ...then scaled...
+    centre: np.ndarray  # ...and placed here in the scene
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        pts = (np.asarray(points, float) - [0.5, 0.5, 0.0]) * [1.0, 1.0, -1.0]  # up = towards the camera
+        cam = pts @ self.rotation.T
+        proj = cam[:, :2] / (cam[:, 2:3] + self.distance)
+        return (proj - self.offset) * self.scale + self.centre
+
+    def quad(self) -> np.ndarray:
+        """The board's corners, clockwise from its top-left."""
+        return self.project(np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float))
+
+
+def _random_camera(rng, side, centre, max_tilt_deg) -> Camera:
+    """A camera that shows a square board of the given apparent size (sqrt of its area) at `centre`."""
     yaw = rng.uniform(0, 2 * np.pi)
     tilt = np.deg2rad(rng.uniform(0, max_tilt_deg))
     tilt_dir = rng.uniform(0, 2 * np.pi)
-    square = np.array([[-0.5, -0.5, 0], [0.5, -0.5, 0], [0.5, 0.5, 0], [-0.5, 0.5, 0]], float)
     cz, sz = np.cos(yaw), np.sin(yaw)
     rz = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
     axis = np.array([np.cos(tilt_dir), np.sin(tilt_dir), 0.0])
     rt, _ = cv2.Rodrigues(axis * tilt)
-    pts = square @ rz.T @ rt.T
-    focal = 1.0
     distance = rng.uniform(1.3, 2.5)  # board size relative to camera distance: perspective strength
-    z = pts[:, 2] + distance
-    proj = pts[:, :2] * focal / z[:, None]
-    proj -= proj.mean(axis=0)
-    proj *= side / np.sqrt(max(abs(_cross(proj[1] - proj[0], proj[3] - proj[0])), 1e-9))
-    return proj + np.asarray(centre, float)
+    rotation = rt @ rz
+    unit = Camera(rotation, distance, np.zeros(2), 1.0, np.zeros(2)).quad()
+    offset = unit.mean(axis=0)
+    scale = side / np.sqrt(max(abs(_cross(unit[1] - unit[0], unit[3] - unit[0])), 1e-9))
+    return Camera(rotation, distance, offset, scale, np.asarray(centre, float))
 
 
 def make_scene(
@@ -230,7 +251,8 @@ def make_scene(
             side = rng.uniform(0.25, 0.6 if n == 1 else 0.42) * min(w, h)
             margin = -0.3 * side if allow_partial else 0.75 * side
             centre = (rng.uniform(margin, w - margin), rng.uniform(margin, h - margin))
-            quad = _camera_quad(rng, w, h, side, centre, max_tilt_deg)
+            camera = _random_camera(rng, side, centre, max_tilt_deg)
+            quad = camera.quad()
             poly = np.zeros_like(occupied)
             cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
             inside = bool(np.all((quad >= 2) & (quad <= [w - 3, h - 3])))
@@ -240,7 +262,7 @@ def make_scene(
             if np.any(grown & occupied) or poly.sum() < 0.5 * side * side * 0.3:
                 continue
             occupied |= grown
-            truths.append(paste_board(img, board, quad, rng, castle=rng.random() < castles))
+            truths.append(paste_board(img, board, quad, rng, camera if rng.random() < castles else None))
             break
     if kind == "clutter" or rng.random() < 0.2:
         _add_clutter(img, rng, occupied, int(rng.integers(3, 12)))
@@ -267,8 +289,10 @@ def scene_with_quads(
     return SynthScene(img, truths, background_kind)
 
 
-def paste_board(img, board: BoardSource, quad, rng, castle: bool = False) -> SynthKingdom:
-    """Draw the board (with a drop shadow and, if asked, a standing castle) where `quad` says; its ground truth."""
+def paste_board(img, board: BoardSource, quad, rng, castle_camera: Camera | None = None) -> SynthKingdom:
+    """Draw the board (with a drop shadow) where `quad` says; its ground truth.
+
+    With `castle_camera` (the camera that gave `quad`) a 3D castle stands on the castle square."""
     h, w = img.shape[:2]
     partial = not bool(np.all((quad >= 2) & (quad <= [w - 3, h - 3])))
     bs = board.image.shape[0]
@@ -284,8 +308,8 @@ def paste_board(img, board: BoardSource, quad, rng, castle: bool = False) -> Syn
     mask = cv2.warpPerspective(np.ones((bs, bs), np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)[..., None]
     img *= 1 - mask
     img += warped * mask
-    if castle:
-        _draw_castle(img, board, hom, rng)
+    if castle_camera is not None:
+        _draw_castle(img, board, castle_camera, rng)
     ordered, turns = photo_order(quad)
     # The board's own corner `turns` (clockwise from its TL) is the scene's TL:
     # the scene shows the board turned `turns` quarter turns anticlockwise.
@@ -295,35 +319,42 @@ def paste_board(img, board: BoardSource, quad, rng, castle: bool = False) -> Syn
     return SynthKingdom(ordered, kingdom, board.name, partial)
 
 
-def _draw_castle(img, board: BoardSource, hom, rng) -> None:
-    """A standing 3D castle on the castle square: a tower leaning towards the photo's top.
+def _draw_castle(img, board: BoardSource, camera: Camera, rng) -> None:
+    """A standing 3D castle on the castle square: a box of stone walls under a pyramid roof in a player's colour.
 
-    Seen from a chair the castle hides part of the squares behind it and may
-    stick out past the board's edge: what localisation must shrug off.
+    Projected through the camera, it hides the squares behind it as seen from
+    the chair and may stick out past the board's edge: what localisation and
+    the recogniser must shrug off. Sizes are in squares: base 0.6-0.8, walls
+    0.6-1.0 high, roof 0.3-0.5 more (a Kingdomino castle is about a square tall).
     """
     castles = board.kingdom.castles()
     if not castles:
         return
     r, c = castles[0]
-    px = board.image.shape[0] / board.kingdom.size
-    inset = 0.12 * px
-    base = np.float32([[c * px + inset, r * px + inset], [(c + 1) * px - inset, r * px + inset],
-                       [(c + 1) * px - inset, (r + 1) * px - inset], [c * px + inset, (r + 1) * px - inset]])
-    foot = cv2.perspectiveTransform(base.reshape(-1, 1, 2), hom).reshape(4, 2)
-    cell = np.sqrt(abs(_cross(foot[1] - foot[0], foot[3] - foot[0])))
-    lift = np.array([rng.normal(0, 0.2), -1.0]) * cell * rng.uniform(0.8, 1.6)  # up in the photo
-    top = foot + lift
-    wall = np.array(rng.choice([[150, 150, 155], [120, 130, 140], [170, 165, 160]]), float)
-    roof = tuple(float(v) for v in rng.choice([[200, 60, 40], [40, 160, 60], [30, 200, 230], [160, 60, 200]]))
-    for i in range(4):  # walls, drawn back to front
-        j = (i + 1) % 4
-        face = np.array([foot[i], foot[j], top[j], top[i]]).astype(np.int32)
-        cv2.fillConvexPoly(img, face, tuple(float(v) for v in wall * rng.uniform(0.6, 1.0)))
-    cv2.fillConvexPoly(img, top.astype(np.int32), roof)
-    tip = top.mean(axis=0) + lift * 0.4
-    for i in range(4):
-        cv2.fillConvexPoly(img, np.array([top[i], top[(i + 1) % 4], tip]).astype(np.int32),
-                           tuple(float(v) * rng.uniform(0.7, 1.0) for v in roof))
+    cell = 1.0 / board.kingdom.size
+    half = rng.uniform(0.3, 0.4) * cell
+    cx, cy = (c + 0.5) * cell + rng.normal(0, 0.05) * cell, (r + 0.5) * cell + rng.normal(0, 0.05) * cell
+    wall_h, roof_h = rng.uniform(0.6, 1.0) * cell, rng.uniform(0.3, 0.5) * cell
+    foot3 = np.array([[cx - half, cy - half, 0], [cx + half, cy - half, 0], [cx + half, cy + half, 0],
+                      [cx - half, cy + half, 0]], float)
+    top3 = foot3 + [0, 0, wall_h]
+    tip3 = np.array([[cx, cy, wall_h + roof_h]])
+    foot, top, tip = camera.project(foot3), camera.project(top3), camera.project(tip3)[0]
+    colour = np.array(rng.choice([[200, 120, 220], [60, 200, 230], [80, 170, 90], [210, 140, 60]]), float)
+    wall = 0.5 * colour + 0.5 * np.array([150, 150, 155])
+    eye = camera.rotation.T @ np.array([0, 0, -camera.distance])  # the camera in board coordinates...
+    eye = eye * [1, 1, -1] + [0.5, 0.5, 0]  # ...with z up, as the castle is built
+
+    def far_first(faces3):
+        return sorted(faces3, key=lambda f: -np.linalg.norm(np.mean(f[0], axis=0) - eye))
+
+    walls = [(np.array([foot3[i], foot3[(i + 1) % 4], top3[(i + 1) % 4], top3[i]]),
+              np.array([foot[i], foot[(i + 1) % 4], top[(i + 1) % 4], top[i]]), wall * rng.uniform(0.6, 1.0))
+             for i in range(4)]
+    roofs = [(np.array([top3[i], top3[(i + 1) % 4], tip3[0]]), np.array([top[i], top[(i + 1) % 4], tip]),
+              colour * rng.uniform(0.7, 1.0)) for i in range(4)]
+    for _faces3, face, shade in far_first(walls) + far_first(roofs):
+        cv2.fillConvexPoly(img, face.astype(np.int32), tuple(float(v) for v in shade))
 
 
 def _light(img, rng):
