@@ -66,6 +66,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seven", type=float, default=0.25, help="share of 7x7 boards")
     ap.add_argument("--save", type=Path, help="write failing scenes here")
+    ap.add_argument("--list", action="store_true", help="print one line per miss (scene, background, size, error) and"
+                    " per false find")
     ap.add_argument("--score", action="store_true",
                     help="also read and score: trains the recogniser without every 3rd kingdom, scenes show only those")
     ap.add_argument("--diagnose", action="store_true", help="with --score: split true-corner errors into terrain/crowns")
@@ -102,6 +104,10 @@ def main(argv=None) -> int:
             n_truth += 1
             best, err = match(loc.boards, truth.corners)
             per_truth.append((truth.kingdom.size, err))
+            if args.list and (best is None or err >= GOOD or best.size != truth.kingdom.size):
+                print(f"  miss: scene {s} ({scene.background}) {truth.kingdom.size}x{truth.kingdom.size} "
+                      f"{truth.name}: " + ("not found" if best is None or err > 0.25 else
+                                           f"{err:.2%}, found {best.size}x{best.size}, seams {best.seams:.2f}"))
             if best is None or err > 0.25:
                 bad = True
                 continue
@@ -113,6 +119,11 @@ def main(argv=None) -> int:
             n_size += best.size == truth.kingdom.size
             bad |= err >= GOOD or best.size != truth.kingdom.size
         n_false += sum(1 for b in loc.boards if id(b) not in used)
+        if args.list:
+            for b in loc.boards:
+                if id(b) not in used:
+                    print(f"  false find: scene {s} ({scene.background}) {b.size}x{b.size}, partial {b.partial}, "
+                          f"seams {b.seams:.2f}, contrast {b.contrast:.2f}")
         seams_false += [(b.seams, b.contrast) for b in loc.boards if id(b) not in used]
         if bad and args.save:
             args.save.mkdir(parents=True, exist_ok=True)

@@ -134,6 +134,15 @@ def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, sam
     return float(np.mean((np.abs(dx) * gx[yi, xi] + np.abs(dy) * gy[yi, xi]) / norm))
 
 
+def shifted(quad: Quad, size: int, dx: float, dy: float, n: int | None = None) -> Quad:
+    """The n x n grid (default: size) whose top-left is square (dx, dy) of the size x size grid in `quad`."""
+    n = size if n is None else n
+    src = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    hom = cv2.getPerspectiveTransform(src, np.float32(quad))
+    pts = np.float32([[0, 0], [n, 0], [n, n], [0, n]]) + np.float32([dx, dy])
+    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(4, 2).astype(np.float64)
+
+
 def refine_lattice(edges, quad: Quad, size: int, reach: float = 0.6) -> Quad:
     """Nudge corners (at most `reach` of a square) to sit the grid lines on the seams."""
     quad = np.asarray(quad, float).copy()
