@@ -207,10 +207,10 @@ class Camera:
         return self.project(np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float))
 
 
-def _random_camera(rng, side, centre, max_tilt_deg) -> Camera:
+def random_camera(rng, side, centre, max_tilt_deg, min_tilt_deg=0.0) -> Camera:
     """A camera that shows a square board of the given apparent size (sqrt of its area) at `centre`."""
     yaw = rng.uniform(0, 2 * np.pi)
-    tilt = np.deg2rad(rng.uniform(0, max_tilt_deg))
+    tilt = np.deg2rad(rng.uniform(min_tilt_deg, max_tilt_deg))
     tilt_dir = rng.uniform(0, 2 * np.pi)
     cz, sz = np.cos(yaw), np.sin(yaw)
     rz = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
@@ -251,7 +251,7 @@ def make_scene(
             side = rng.uniform(0.25, 0.6 if n == 1 else 0.42) * min(w, h)
             margin = -0.3 * side if allow_partial else 0.75 * side
             centre = (rng.uniform(margin, w - margin), rng.uniform(margin, h - margin))
-            camera = _random_camera(rng, side, centre, max_tilt_deg)
+            camera = random_camera(rng, side, centre, max_tilt_deg)
             quad = camera.quad()
             poly = np.zeros_like(occupied)
             cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
@@ -308,8 +308,8 @@ def paste_board(img, board: BoardSource, quad, rng, castle_camera: Camera | None
     mask = cv2.warpPerspective(np.ones((bs, bs), np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)[..., None]
     img *= 1 - mask
     img += warped * mask
-    if castle_camera is not None:
-        _draw_castle(img, board, castle_camera, rng)
+    if castle_camera is not None and board.kingdom.castles():
+        draw_standing_castle(img, castle_camera, board.kingdom.castles()[0], board.kingdom.size, rng)
     ordered, turns = photo_order(quad)
     # The board's own corner `turns` (clockwise from its TL) is the scene's TL:
     # the scene shows the board turned `turns` quarter turns anticlockwise.
@@ -319,19 +319,17 @@ def paste_board(img, board: BoardSource, quad, rng, castle_camera: Camera | None
     return SynthKingdom(ordered, kingdom, board.name, partial)
 
 
-def _draw_castle(img, board: BoardSource, camera: Camera, rng) -> None:
-    """A standing 3D castle on the castle square: a box of stone walls under a pyramid roof in a player's colour.
+def draw_standing_castle(img, camera: Camera, square: tuple[int, int], size: int, rng) -> None:
+    """A standing 3D castle on `square` (row, column) of a size x size board seen by `camera`.
 
+    A box of stone walls under a pyramid roof in a player's colour.
     Projected through the camera, it hides the squares behind it as seen from
     the chair and may stick out past the board's edge: what localisation and
     the recogniser must shrug off. Sizes are in squares: base 0.6-0.8, walls
     0.6-1.0 high, roof 0.3-0.5 more (a Kingdomino castle is about a square tall).
     """
-    castles = board.kingdom.castles()
-    if not castles:
-        return
-    r, c = castles[0]
-    cell = 1.0 / board.kingdom.size
+    r, c = square
+    cell = 1.0 / size
     half = rng.uniform(0.3, 0.4) * cell
     cx, cy = (c + 0.5) * cell + rng.normal(0, 0.05) * cell, (r + 0.5) * cell + rng.normal(0, 0.05) * cell
     wall_h, roof_h = rng.uniform(0.6, 1.0) * cell, rng.uniform(0.3, 0.5) * cell

@@ -1,0 +1,79 @@
+"""The synthetic views training learns from: castles that stand up, boards that soften.
+
+Real board images from tests/data/recognition (boards 2 and 12).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from conftest import TEST_DATA
+from kscore.dataset import load_boards
+from kscore.kingdom import Terrain
+from kscore.photo.synth import Camera, draw_standing_castle
+from kscore.recognition.crowns import find_candidates, square_of
+from kscore.recognition.features import CELL
+from kscore.recognition.reader import default_models, read_board
+from kscore.recognition.train import _mine, _transferred_crowns, board_sample, soften
+from kscore.tileset import KINGDOMINO
+
+
+@pytest.fixture(scope="module")
+def boards():
+    return {b.board_id: (b, cv2.imread(str(b.image))) for b in load_boards(TEST_DATA / "recognition")}
+
+
+def _camera(tilt_deg: float, side_px: float = 400.0, centre=(450.0, 450.0)) -> Camera:
+    """A camera tilted about the board's x axis, scaled so the board is about side_px wide."""
+    rotation, _ = cv2.Rodrigues(np.array([np.deg2rad(tilt_deg), 0.0, 0.0]))
+    unit = Camera(rotation, 2.0, np.zeros(2), 1.0, np.zeros(2)).quad()
+    return Camera(rotation, 2.0, unit.mean(axis=0), side_px / np.linalg.norm(unit[1] - unit[0]), np.asarray(centre))
+
+
+def _lean_in_squares(camera: Camera) -> float:
+    """How far the top of a one-square-tall post on the board's centre shows from its foot, in squares."""
+    foot, top = camera.project(np.array([[0.5, 0.5, 0.0], [0.5, 0.5, 0.2]]))
+    square = np.linalg.norm(camera.quad()[1] - camera.quad()[0]) / 5
+    return float(np.linalg.norm(top - foot) / square)
+
+
+def test_a_standing_castle_leans_by_the_view_angle():
+    assert _lean_in_squares(_camera(0.0)) < 0.05  # from straight above: no lean
+    assert 0.5 < _lean_in_squares(_camera(45.0)) < 1.5  # from a chair: about its height
+
+
+def test_a_standing_castle_seen_from_a_chair_reads_as_the_castle(boards):
+    board, image = boards["12"]
+    (castle,) = board.kingdom.castles()
+    camera = _camera(40.0)
+    quad = camera.quad().astype(np.float32)
+    src = np.float32([[0, 0], [500, 0], [500, 500], [0, 500]])
+    hom = cv2.getPerspectiveTransform(src, quad)
+    view = cv2.warpPerspective(cv2.resize(image, (500, 500)), hom, (900, 900)).astype(np.float32)
+    before = view.copy()
+    draw_standing_castle(view, camera, castle, 5, np.random.default_rng(1))
+    assert np.abs(view - before).sum() > 0  # the castle was drawn
+    board_view = cv2.warpPerspective(view.astype(np.uint8), hom, (500, 500), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    read = read_board(board_view, 5, KINGDOMINO).kingdom
+    assert read.castles() == [castle]
+    assert read[castle].terrain is Terrain.CASTLE
+
+
+def test_softened_board_keeps_its_crowns_where_the_clean_board_has_them(boards):
+    board, image = boards["2"]
+    sample = board_sample(image, board)
+    template = default_models().crown_template
+    clean = find_candidates(sample.prepared, template, 5)
+    label = _mine(clean, clean.response, sample)
+    assert label.sum() == sample.crowns_y.sum()  # board 2's crowns all mined
+
+    soft = find_candidates(soften(sample.prepared, np.random.default_rng(3)), template, 5)
+    soft_label, _turn = _transferred_crowns(clean, label, clean.rotation, soft)
+    assert 0.7 * label.sum() <= soft_label.sum() <= label.sum()
+    crowns_yx = np.stack([clean.ys[label], clean.xs[label]], axis=1)
+    for y, x, square in zip(soft.ys[soft_label], soft.xs[soft_label], square_of(soft, 5)[soft_label]):
+        assert np.min(np.hypot(*(crowns_yx - [y, x]).T)) <= 3.0
+        assert sample.crowns_y[square] > 0
+    assert soft.ys.max() < 5 * CELL  # candidates live on the prepared board
