@@ -57,30 +57,31 @@ def lattice_evidence(image: np.ndarray, quad: Quad, size: int) -> LatticeFit:
     a domino there is no seam, so a real kingdom shows most, not all (about 70%
     of a 5x5's 40 inner edges at best); clutter and cloth show few.
     """
+    present, seam, ref = seam_segments(image, quad, size)
+    contrast = float(np.median(seam) / max(np.median(ref), 1.0))
+    return LatticeFit(size, float(present.mean()), contrast)
+
+
+def seam_segments(image: np.ndarray, quad: Quad, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per inner edge segment: seam shown?, edge strength on it, the squares' texture beside it.
+
+    Arrays of shape (2, size - 1, size): [0, k - 1, j] is the vertical grid
+    line x = k between rows j and j + 1 (its j-th segment); [1, k - 1, j] the
+    horizontal line y = k between columns j and j + 1.
+    """
     px = _LATTICE_PX
     gx, gy = _edges(image, quad, size, px)
     lo, hi = int(px * 0.2), int(px * 0.8)
-    present = total = 0
-    seam_vals, inner_vals = [], []
-    for horizontal, g in ((False, gx), (True, gy)):
-        for k in range(1, size):
-            c = k * px
-            for j in range(size):
-                a, b = j * px + lo, j * px + hi
-                if horizontal:
-                    band = g[c - 2 : c + 3, a:b].max(axis=0)
-                    inner = np.concatenate([g[c - px // 2 - 3 : c - 4, a:b].ravel(), g[c + 4 : c + px // 2 + 3, a:b].ravel()])
-                else:
-                    band = g[a:b, c - 2 : c + 3].max(axis=1)
-                    inner = np.concatenate([g[a:b, c - px // 2 - 3 : c - 4].ravel(), g[a:b, c + 4 : c + px // 2 + 3].ravel()])
-                seam = float(np.median(band))
-                ref = float(np.median(inner))
-                total += 1
-                present += seam > 1.6 * ref + 8
-                seam_vals.append(seam)
-                inner_vals.append(ref)
-    contrast = float(np.median(seam_vals) / max(np.median(inner_vals), 1.0))
-    return LatticeFit(size, present / total, contrast)
+    along = (np.arange(size)[:, None] * px + np.arange(lo, hi)[None, :])[None, :, :, None]  # segment j's pixels
+    lines = np.arange(1, size)[:, None] * px
+    band = (lines + np.arange(-2, 3))[:, None, None, :]  # across line k: the seam's band...
+    beside = (lines + np.r_[-px // 2 - 3 : -4, 4 : px // 2 + 3])[:, None, None, :]  # ...and the squares beside it
+    seam = np.empty((2, size - 1, size))
+    ref = np.empty_like(seam)
+    for axis, g in enumerate((gx, gy.T)):  # transposed: horizontal lines become vertical ones
+        seam[axis] = np.median(g[along, band].max(axis=-1), axis=-1)
+        ref[axis] = np.median(g[along, beside].reshape(size - 1, size, -1), axis=-1)
+    return seam > 1.6 * ref + 8, seam, ref
 
 
 #: Share of inner tile edges showing a seam above which a quad is a kingdom.

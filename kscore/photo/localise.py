@@ -32,6 +32,7 @@ from .lattice import (
     edge_maps,
     fit_lattice,
     fit_seam_homography,
+    lattice_evidence,
     refine_lattice,
     seam_energy,
     shifted,
@@ -48,6 +49,10 @@ SPLIT_ASPECT = 1.75
 WALK_STEPS = 4
 #: A shifted grid must put this much more edge on its lines to replace the grid found.
 SHIFT_GAIN = 1.02
+#: Seam share below which the size counted is in doubt, and how close the other size's share on the
+#: rough outline must come for both grids to be polished and compared.
+SURE_SEAMS = 0.9
+SIZE_DOUBT = 0.4
 
 
 @dataclass(frozen=True)
@@ -442,38 +447,59 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[y : y + bh, x : x + bw]):
             return None
         return FoundBoard(photo_order(quad)[0] * to_original, fit.size, True, missing, fit.seams, fit.contrast)
-    quad = refine_lattice(edges, quad, fit.size)
-    fit = fit_lattice(work, quad, (fit.size,))
+    results = [_polish(work, edges, quad, fit.size)]
+    other = 12 - fit.size  # 5 <-> 7
+    if fit.seams < SURE_SEAMS and lattice_evidence(work, outline, other).seams > fit.seams - SIZE_DOUBT:
+        # Not that clear, and the outline shows the other size's seams nearly
+        # as well (counting squares can grow a 7x7's missed rows wrongly): let
+        # both grids settle on their seams, then compare.
+        results.append(_polish(work, edges, outline, other, rescue=False))
+    results = [r for r in results if r is not None]
+    if not results:
+        return None
+    quad, fit = max(results, key=lambda r: (r[1].seams, r[1].contrast))
+    missing = _outside(quad, w, h, np.sqrt(quad_area(quad)) / fit.size)
+    return FoundBoard(photo_order(quad)[0] * to_original, fit.size, bool(missing), missing, fit.seams, fit.contrast)
+
+
+def _polish(work, edges, quad: Quad, size: int, rescue: bool = True):
+    """The size x size grid near `quad` put on its seams: (quad, fit), or None when no lattice shows.
+
+    rescue: when the seams don't show, also try the grid shifted by a square.
+    """
+    h, w = work.shape[:2]
+    quad = refine_lattice(edges, quad, size)
+    fit = fit_lattice(work, quad, (size,))
+    if fit.seams < MIN_SEAMS and not rescue:
+        return None
     if fit.seams < MIN_SEAMS:
         # The outline may have lost a row the colours missed (dark tiles on a dark
         # table, a castle in front) and taken one of table: try the grid shifted.
-        grown = [g for g in (refine_lattice(edges, q, n) for q, n in _grown(quad, fit.size)) if _plausible(g, w, h)]
-        fits = [(fit_lattice(work, g, (n,)), g) for g, (_, n) in zip(grown, _grown(quad, fit.size))]
+        grown = [g for g in (refine_lattice(edges, q, n) for q, n in _grown(quad, size)) if _plausible(g, w, h)]
+        fits = [(fit_lattice(work, g, (size,)), g) for g in grown]
         if not fits:
             return None
         fit, quad = max(fits, key=lambda f: (f[0].seams, f[0].contrast))
         if fit.seams < MIN_SEAMS:
             return None
-    quad = fit_seam_homography(work, quad, fit.size)
+    quad = fit_seam_homography(work, quad, size)
     # A corner the outline misplaced by up to a square or two (a castle's bulge,
     # tiles the colour of the table): refitted on the seams again and again the
     # grid walks onto them, the well-placed part leading; kept only when the
     # lattice then shows more seams.
     walked = quad
-    pitch = np.sqrt(quad_area(quad)) / fit.size
+    pitch = np.sqrt(quad_area(quad)) / size
     for _ in range(WALK_STEPS):
-        step = fit_seam_homography(work, walked, fit.size, max_move=1.5)
+        step = fit_seam_homography(work, walked, size, max_move=1.5)
         moved = float(np.max(np.linalg.norm(step - walked, axis=1)))
         walked = step
         if moved < 0.05 * pitch:
             break  # settled: the usual case, a grid already on its seams
     if np.max(np.linalg.norm(walked - quad, axis=1)) > 0.1 * pitch and _plausible(walked, w, h):
-        walked_fit = fit_lattice(work, walked, (fit.size,))
+        walked_fit = fit_lattice(work, walked, (size,))
         if walked_fit.seams > fit.seams:
             quad, fit = walked, walked_fit
-    quad, fit = _settle_shift(work, edges, quad, fit)
-    missing = _outside(quad, w, h, np.sqrt(quad_area(quad)) / fit.size)
-    return FoundBoard(photo_order(quad)[0] * to_original, fit.size, bool(missing), missing, fit.seams, fit.contrast)
+    return _settle_shift(work, edges, quad, fit)
 
 
 def _settle_shift(work, edges, quad: Quad, fit):
