@@ -439,7 +439,7 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         as_is = fit_lattice(work, outline)
         if as_is.seams > fit.seams:
             quad, fit = outline, as_is
-    partial, missing = _partial(blob, w, h)
+    partial, missing = _partial(blob, quad, w, h, np.sqrt(quad_area(quad)) / fit.size)
     if partial:
         # A cut board shows a lattice that doesn't fit 5 or 7 squares across:
         # weaker evidence, but it is only reported, never scored.
@@ -569,15 +569,19 @@ def _plausible(quad: Quad, w: int, h: int) -> bool:
     return min(sides) > 0.3 * max(sides) and _aspect(quad) < SPLIT_ASPECT
 
 
-def _partial(blob: np.ndarray, w: int, h: int) -> tuple[bool, str]:
-    """Whether the board's colours run off the photo, and which way.
+def _partial(blob: np.ndarray, quad: Quad, w: int, h: int, pitch: float) -> tuple[bool, str]:
+    """Whether the board runs off the photo, and which way.
 
-    The blob, not the outline quad: a quad fitted to a board near the edge
-    may overshoot it by a pixel without the board being cut.
+    Cut on a side when its colours reach that edge of the photo and so does
+    its outline (within a third of a square): a castle standing past a board
+    near the edge reaches it alone, and an outline overshooting a board near
+    the edge by a pixel does so alone.
     """
-    edge = 2
-    cut = [side for side, strip in (("left", blob[:, :edge]), ("right", blob[:, -edge:]), ("top", blob[:edge]),
-                                    ("bottom", blob[-edge:])) if strip.any()]
+    edge, m = 2, pitch / 3
+    cut = [side for side, strip, near in (
+        ("left", blob[:, :edge], quad[:, 0].min() < m), ("right", blob[:, -edge:], quad[:, 0].max() > w - m),
+        ("top", blob[:edge], quad[:, 1].min() < m), ("bottom", blob[-edge:], quad[:, 1].max() > h - m),
+    ) if near and strip.any()]
     return bool(cut), _cut_text(cut)
 
 
