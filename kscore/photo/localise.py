@@ -470,13 +470,14 @@ def _polish(work, edges, quad: Quad, size: int, rescue: bool = True):
     h, w = work.shape[:2]
     quad = refine_lattice(edges, quad, size)
     fit = fit_lattice(work, quad, (size,))
-    if fit.seams < MIN_SEAMS and not rescue:
-        return None
     if fit.seams < MIN_SEAMS:
-        # The outline may have lost a row the colours missed (dark tiles on a dark
-        # table, a castle in front) and taken one of table: try the grid shifted.
-        grown = [g for g in (refine_lattice(edges, q, n) for q, n in _grown(quad, size)) if _plausible(g, w, h)]
-        fits = [(fit_lattice(work, g, (size,)), g) for g in grown]
+        # The outline may be a square or more off where the colours missed tiles
+        # (lakes on a blue mat) or took table for tiles: walk the grid onto the
+        # seams of the part that shows them, or (rescue) shift it by a square.
+        fits = [(fit_lattice(work, g, (size,)), g) for g in [_walk(work, quad, size)] if _plausible(g, w, h)]
+        if rescue:
+            grown = [g for g in (refine_lattice(edges, q, n) for q, n in _grown(quad, size)) if _plausible(g, w, h)]
+            fits += [(fit_lattice(work, g, (size,)), g) for g in grown]
         if not fits:
             return None
         fit, quad = max(fits, key=lambda f: (f[0].seams, f[0].contrast))
@@ -487,19 +488,25 @@ def _polish(work, edges, quad: Quad, size: int, rescue: bool = True):
     # tiles the colour of the table): refitted on the seams again and again the
     # grid walks onto them, the well-placed part leading; kept only when the
     # lattice then shows more seams.
-    walked = quad
+    walked = _walk(work, quad, size)
     pitch = np.sqrt(quad_area(quad)) / size
-    for _ in range(WALK_STEPS):
-        step = fit_seam_homography(work, walked, size, max_move=1.5)
-        moved = float(np.max(np.linalg.norm(step - walked, axis=1)))
-        walked = step
-        if moved < 0.05 * pitch:
-            break  # settled: the usual case, a grid already on its seams
     if np.max(np.linalg.norm(walked - quad, axis=1)) > 0.1 * pitch and _plausible(walked, w, h):
         walked_fit = fit_lattice(work, walked, (size,))
         if walked_fit.seams > fit.seams:
             quad, fit = walked, walked_fit
     return _settle_shift(work, edges, quad, fit)
+
+
+def _walk(work, quad: Quad, size: int) -> Quad:
+    """The grid refitted on its seams, a square and a half at most each time, until it settles."""
+    pitch = np.sqrt(quad_area(quad)) / size
+    for _ in range(WALK_STEPS):
+        step = fit_seam_homography(work, quad, size, max_move=1.5)
+        moved = float(np.max(np.linalg.norm(step - quad, axis=1)))
+        quad = step
+        if moved < 0.05 * pitch:
+            break  # settled: the usual case, a grid already on its seams
+    return quad
 
 
 def _settle_shift(work, edges, quad: Quad, fit):
