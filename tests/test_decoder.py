@@ -10,7 +10,7 @@ import pytest
 from kscore.dataset import load_boards
 from kscore.kingdom import BASE_LETTERS, Kingdom, Square, Terrain, square_name
 from kscore.recognition.classes import TERRAIN_CLASSES
-from kscore.recognition.decoder import decode
+from kscore.recognition.decoder import _raw_logp, decode
 from kscore.tileset import KINGDOMINO, TILESETS, split_into_dominoes
 
 # Board 1 of the Aalborg set (kingdom k01), and the 7x7 of tpacko_game1.jpg.
@@ -178,11 +178,11 @@ def test_no_tileset_is_the_per_square_argmax():
     terrain, crowns = grids(truth)
     close_second(crowns[r, c], wrong.crowns, truth[(r, c)].crowns)
     castle = truth.castles()[0]
-    crowns[castle] = [0.0, 0.0, 1.0, 0.0]  # crowns on the castle art never count
+    crowns[castle] = [0.0, 0.0, 1.0, 0.0]  # crowns on the castle art never count...
     d = decode(terrain, crowns, None)
     assert types(d.kingdom) == types(truth.with_square((r, c), wrong))
-    assert d.kingdom[castle] == Square(Terrain.CASTLE, 0)
-    assert d.changes == [] and d.kingdom.uncertain() == [(r, c)]
+    assert d.kingdom[castle] == Square(Terrain.CASTLE, 0, uncertain=True)  # ...but clear ones make it doubtful
+    assert d.changes == [] and d.kingdom.uncertain() == sorted([(r, c), castle])
     assert d.confidence[r, c] == pytest.approx(0.98 * 0.55)
 
 
@@ -237,3 +237,15 @@ def test_expansion_kingdom_is_never_silently_rewritten():
     assert not kept.legal and types(kept.kingdom) == types(giants_kingdom)
     assert kept.kingdom[(0, 3)].uncertain
     assert any("no wheat square with 2 crowns" in p for p in kept.problems)
+
+
+def test_clear_crowns_speak_against_the_castle_but_castle_crowns_never_count():
+    terrain = np.full((5, 5, len(TERRAIN_CLASSES)), 1 / len(TERRAIN_CLASSES))
+    crowns = np.zeros((5, 5, 4))
+    crowns[..., 0] = 1.0
+    crowns[0, 0] = [0.0, 0.0, 1.0, 0.0]  # two crowns, clearly
+    joint = _raw_logp(terrain, crowns)
+    castle = TERRAIN_CLASSES.index(Terrain.CASTLE)
+    assert np.isneginf(joint[0, 0, castle, 1:]).all()  # a castle never has crowns...
+    penalty = joint[1, 1, castle, 0] - joint[0, 0, castle, 0]
+    assert penalty == pytest.approx(np.log(20))  # ...but seen ones cost it ln 20
