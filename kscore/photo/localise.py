@@ -43,6 +43,8 @@ WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
 #: Seams shown by the photo taken whole, above which it is one board cut to its grid.
 FULL_FRAME_SEAMS = 0.8  # the 54 labelled boards: 0.88 to 0.99
 MIN_PARTIAL_SEAMS = 0.3
+#: Local grey contrast (upper quartile, grey levels) a partial kingdom's region must show: see _textured.
+MIN_TEXTURE = 3.0
 #: Opposite sides' mean lengths differing more than this: not one kingdom (45 degrees of tilt gives ~1.4).
 SPLIT_ASPECT = 1.75
 #: Seam refits letting a misplaced corner walk onto the lattice (synthetic: 8 gain nothing over 4).
@@ -444,7 +446,8 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         # A cut board shows a lattice that doesn't fit 5 or 7 squares across:
         # weaker evidence, but it is only reported, never scored.
         x, y, bw, bh = cv2.boundingRect(blob)
-        if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[y : y + bh, x : x + bw]):
+        box = (slice(y, y + bh), slice(x, x + bw))
+        if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[box]) or not _textured(work[box], blob[box]):
             return None
         return FoundBoard(photo_order(quad)[0] * to_original, fit.size, True, missing, fit.seams, fit.contrast)
     results = [_polish(work, edges, quad, fit.size)]
@@ -564,6 +567,18 @@ def _tile_colours(image: np.ndarray) -> bool:
     hist = np.bincount(hsv[..., 0][saturated] // 15, minlength=12) / saturated.sum()
     hist = hist[hist > 0]
     return float(-(hist * np.log(hist)).sum()) > 0.6
+
+
+def _textured(image: np.ndarray, mask: np.ndarray) -> bool:
+    """Tiles show detail (trees, waves, crops); cards, dice boxes and other flat clutter don't.
+
+    The upper quartile of local grey contrast over the mask (synthetic: flat
+    clutter cut by the photo's edge 0.9-1.8, partial kingdoms 5.6 and up).
+    """
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = cv2.blur(grey, (5, 5))
+    std = np.sqrt(np.maximum(cv2.blur(grey * grey, (5, 5)) - mean * mean, 0))
+    return float(np.percentile(std[mask.astype(bool)], 75)) > MIN_TEXTURE
 
 
 def _plausible(quad: Quad, w: int, h: int) -> bool:
