@@ -179,3 +179,51 @@ def test_seam_fit_leaves_a_quad_without_seams_alone():
     plain = background("table", np.random.default_rng(1), 600, 800).clip(0, 255).astype(np.uint8)
     quad = np.array([[200.0, 100.0], [600.0, 120.0], [580.0, 500.0], [210.0, 480.0]])
     assert np.array_equal(fit_seam_homography(plain, quad, 5), quad)
+
+
+def test_grid_one_square_off_settles_back_on_the_board():
+    """Shifted by a square (a row of table taken, a row of tiles lost), the seams inside look
+    just as good; the board's outline on the outer lines brings the grid back."""
+    from kscore.photo.lattice import edge_maps, shifted
+    from kscore.photo.localise import _polish
+
+    scene = _seven_scene()
+    off = shifted(_SEVEN_TRUTH, 7, 1, 0)
+    assert corner_error(off, _SEVEN_TRUTH) > 0.1
+    quad, fit = _polish(scene.image, edge_maps(scene.image), off, 7)
+    assert fit.size == 7
+    assert corner_error(quad, _SEVEN_TRUTH) < 0.01
+
+
+def _whole_board_near_the_top(rng):
+    whole = labelled_boards()[0]
+    quad = np.array([[400, 40], [800, 50], [790, 450], [390, 440]], float)
+    return scene_with_quads([whole], [quad], rng, size=(1200, 900), background_kind="table")
+
+
+def test_tiles_show_detail_that_flat_clutter_does_not():
+    """What keeps cards cut by the photo's edge from being reported as partial kingdoms:
+    a labelled board shows tile detail; two flat cards (with noise and JPEG) don't."""
+    from kscore.photo.localise import _textured
+
+    board = cv2.resize(labelled_boards()[0].image, (250, 250), interpolation=cv2.INTER_AREA)
+    rng = np.random.default_rng(2)
+    cards = np.zeros((250, 250, 3), np.float32)
+    cards[:, :130], cards[:, 130:] = (40, 160, 40), (30, 200, 230)
+    cards = (cards + rng.normal(0, 2, cards.shape)).clip(0, 255).astype(np.uint8)
+    cards = cv2.imdecode(cv2.imencode(".jpg", cards, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], cv2.IMREAD_COLOR)
+    everywhere = np.ones((250, 250), np.uint8)
+    assert _textured(board, everywhere)
+    assert not _textured(cards, everywhere)
+
+
+def test_castle_standing_past_the_photo_edge_leaves_the_board_whole():
+    """A board near the top edge whose (drawn) castle pokes out of the photo: its colours reach
+    the edge but its outline doesn't, so it is a whole board, polished like any other."""
+    scene = _whole_board_near_the_top(np.random.default_rng(4))
+    image = scene.image.copy()
+    cv2.fillConvexPoly(image, np.int32([[560, 60], [640, 60], [650, -10], [550, -10]]), (200, 120, 220))
+    cv2.fillConvexPoly(image, np.int32([[565, 20], [635, 20], [600, -10]]), (90, 60, 160))
+    found = localise(_photo(image)).boards
+    assert len(found) == 1 and not found[0].partial
+    assert corner_error(found[0].corners, scene.kingdoms[0].corners) < 0.02
