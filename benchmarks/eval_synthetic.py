@@ -75,9 +75,13 @@ def main(argv=None) -> int:
     ap.add_argument("--by-size", action="store_true",
                     help="corner errors per grid size (7x7 boards are composed of exact cells; 5x5 ones are hand-cropped"
                          " photos whose image border is the truth) and misses split by how far off")
+    ap.add_argument("--partial", action="store_true",
+                    help="boards may run past the photo's edge: are the cut ones reported as partial?")
     args = ap.parse_args(argv)
     if args.score:
         return score_mode(args)
+    if args.partial:
+        return partial_mode(args)
 
     sources = board_sources(args.data)
     rng = np.random.default_rng(args.seed)
@@ -166,6 +170,47 @@ def print_by_size(per_truth: list[tuple[int, float]]) -> None:
         print(f"{size}x{size}: {len(err)} kingdoms, {int((err < GOOD).sum())} under {GOOD:.0%}; {stats}; misses: "
               f"{int(((err >= GOOD) & (err < 0.05)).sum())} at 2-5%, {int(((err >= 0.05) & (err <= 0.25)).sum())} over 5%,"
               f" {int((err > 0.25).sum())} not found")
+
+
+def partial_mode(args) -> int:
+    """Scenes whose boards may run past the photo's edge (5x5 only): each cut board must be
+    reported as partial (a find centred on it), never scored as whole; whole boards as usual."""
+    sources = board_sources(args.data)
+    rng = np.random.default_rng(args.seed)
+    n_cut = n_reported = n_scored = n_whole = n_good = n_false = 0
+    visible_missed = []
+    for s in range(args.scenes):
+        boards = [sources[int(rng.integers(0, len(sources)))] for _ in range(int(rng.choice([1, 2, 3])))]
+        scene = make_scene(boards, rng, allow_partial=True, light=not args.no_light)
+        h, w = scene.image.shape[:2]
+        loc = localise(Photo(Path(f"scene{s}.jpg"), scene.image, (w, h)))
+        used = set()
+        for truth in scene.kingdoms:
+            poly = truth.corners.astype(np.float32).reshape(-1, 1, 2)
+            on_it = [b for b in loc.boards if cv2.pointPolygonTest(
+                poly, tuple(float(v) for v in np.clip(b.corners.mean(axis=0), 0, [w, h])), False) >= 0]
+            used.update(id(b) for b in on_it)
+            if truth.partial:
+                n_cut += 1
+                n_reported += any(b.partial for b in on_it)
+                n_scored += any(not b.partial for b in on_it)
+                if not on_it:
+                    inside = np.zeros((h, w), np.uint8)
+                    cv2.fillConvexPoly(inside, truth.corners.astype(np.int32), 1)
+                    visible_missed.append(inside.sum() / max(abs(cv2.contourArea(poly)), 1.0))
+            else:
+                n_whole += 1
+                n_good += match(loc.boards, truth.corners)[1] < GOOD
+        n_false += sum(1 for b in loc.boards if id(b) not in used)
+    v = np.array(visible_missed)
+    print(f"synthetic scenes with boards past the edge: {args.scenes} (seed {args.seed})")
+    print(f"cut boards reported as partial:  {n_reported}/{n_cut} = {n_reported / max(n_cut, 1):.1%}")
+    print(f"cut boards scored as whole:      {n_scored}")
+    print(f"cut boards not found at all:     {len(v)}" + (f" (visible share: median {np.median(v):.0%}, "
+          f"{int((v >= 0.5).sum())} of them half or more in the photo)" if len(v) else ""))
+    print(f"whole boards, corner error < {GOOD:.0%}: {n_good}/{n_whole}")
+    print(f"false finds:                     {n_false}")
+    return 0
 
 
 def score_mode(args) -> int:
