@@ -45,6 +45,8 @@ FULL_FRAME_SEAMS = 0.8  # the 54 labelled boards: 0.88 to 0.99
 MIN_PARTIAL_SEAMS = 0.3
 #: Local grey contrast (upper quartile, grey levels) a partial kingdom's region must show: see _textured.
 MIN_TEXTURE = 3.0
+#: Share of each side left out of its border strip at either end (see _border_likeness).
+CORNER_SKIP = 0.1
 #: Opposite sides' mean lengths differing more than this: not one kingdom (45 degrees of tilt gives ~1.4).
 SPLIT_ASPECT = 1.75
 #: Seam refits letting a misplaced corner walk onto the lattice (synthetic: 8 gain nothing over 4).
@@ -137,7 +139,11 @@ def _border_likeness(index: np.ndarray, s: int, shape: tuple[int, ...]) -> np.nd
     """
     n = int(np.prod(shape))
     all_hist = _blur_bins(np.bincount(index.ravel(), minlength=n).astype(np.float32).reshape(shape))
-    sides = (index[:s], index[-s:], index[:, :s], index[:, -s:])
+    # The strips stop short of the photo's corners: a kingdom cut by a corner
+    # fills both strips there and would pass for table, being on two sides.
+    h, w = index.shape
+    cx, cy = int(CORNER_SKIP * w), int(CORNER_SKIP * h)
+    sides = (index[:s, cx:w - cx], index[-s:, cx:w - cx], index[cy:h - cy, :s], index[cy:h - cy, -s:])
     ratios = []
     for strip in sides:
         hist = _blur_bins(np.bincount(strip.ravel(), minlength=n).astype(np.float32).reshape(shape))
