@@ -207,10 +207,10 @@ class Camera:
         return self.project(np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float))
 
 
-def random_camera(rng, side, centre, max_tilt_deg, min_tilt_deg=0.0) -> Camera:
+def random_camera(rng, side, centre, max_tilt_deg) -> Camera:
     """A camera that shows a square board of the given apparent size (sqrt of its area) at `centre`."""
     yaw = rng.uniform(0, 2 * np.pi)
-    tilt = np.deg2rad(rng.uniform(min_tilt_deg, max_tilt_deg))
+    tilt = np.deg2rad(rng.uniform(0, max_tilt_deg))
     tilt_dir = rng.uniform(0, 2 * np.pi)
     cz, sz = np.cos(yaw), np.sin(yaw)
     rz = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
