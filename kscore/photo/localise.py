@@ -413,7 +413,7 @@ def localise(photo: Photo) -> Localisation:
     for quad, blob in candidate_quads(fg):
         tried += 1
         refined = refine_quad(fg, quad)
-        if _aspect(refined) >= SPLIT_ASPECT:
+        if _aspect(refined) >= SPLIT_ASPECT and not _touches_edge(blob):
             long_blobs += 1  # two kingdoms touching? Cutting it in two guesses where: refused instead.
             continue
         board = _examine(work, fg, edges, refined, blob, to_original)
@@ -436,7 +436,7 @@ def localise(photo: Photo) -> Localisation:
 def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) -> FoundBoard | None:
     """The kingdom in this quad, if its lattice says there is one."""
     h, w = work.shape[:2]
-    if not _plausible(quad, w, h):
+    if not _plausible(quad, w, h) and not (_touches_edge(blob) and _plausible(quad, w, h, cut=True)):
         return None
     outline = quad
     quad, size = complete_lattice(work, fg, quad)
@@ -587,12 +587,21 @@ def _textured(image: np.ndarray, mask: np.ndarray) -> bool:
     return float(np.percentile(std[mask.astype(bool)], 75)) > MIN_TEXTURE
 
 
-def _plausible(quad: Quad, w: int, h: int) -> bool:
-    """Convex, not tiny, not wildly non-square even under 45 degrees of tilt."""
+def _touches_edge(blob: np.ndarray, edge: int = 2) -> bool:
+    return bool(blob[:, :edge].any() or blob[:, -edge:].any() or blob[:edge].any() or blob[-edge:].any())
+
+
+def _plausible(quad: Quad, w: int, h: int, cut: bool = False) -> bool:
+    """Convex, not tiny, not wildly non-square even under 45 degrees of tilt.
+
+    cut: the visible part of a kingdom the photo's edge cuts, of any shape.
+    """
     if not cv2.isContourConvex(np.float32(quad).reshape(-1, 1, 2)):
         return False
     if quad_area(quad) < 0.01 * w * h:
         return False
+    if cut:
+        return True
     sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
     return min(sides) > 0.3 * max(sides) and _aspect(quad) < SPLIT_ASPECT
 
