@@ -47,8 +47,6 @@ def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tu
     return terrain.reshape(size, size, -1), crowns.reshape(size, size, -1)
 
 
-
-
 def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, tileset: TileSet | None, name: str = "") -> tuple[Kingdom, list[str]]:
     """The tile-set decoder's reading (tile set None: its plain per-square reading)."""
     decoding = decode(terrain_probs, crown_probs, tileset, name)
