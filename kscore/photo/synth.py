@@ -185,10 +185,13 @@ def _cross(a, b) -> float:
 
 @dataclass(frozen=True)
 class Camera:
-    """A pinhole camera over the table: board coordinates (x, y across the board
-    from its top-left corner, z up from the table, all in board sides) to scene
-    pixels. Standing castles are drawn through it, so they lean as far as the
-    camera's angle makes them: barely from above, about their height from a chair."""
+    """A pinhole camera over the table: board coordinates to scene pixels.
+
+    Board coordinates: x, y across the board from its top-left corner, z up from
+    the table, all in board sides. Standing castles are drawn through it, so they
+    lean as far as the camera's angle makes them: barely from above, about their
+    height from a chair.
+    """
 
     rotation: np.ndarray  # (3, 3) board -> camera
     distance: float  # camera to board centre, in board sides
