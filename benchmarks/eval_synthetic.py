@@ -198,10 +198,18 @@ def partial_mode(args) -> int:
                     inside = np.zeros((h, w), np.uint8)
                     cv2.fillConvexPoly(inside, truth.corners.astype(np.int32), 1)
                     visible_missed.append(inside.sum() / max(abs(cv2.contourArea(poly)), 1.0))
+                    if args.list:
+                        print(f"  cut board not found: scene {s} ({scene.background}) {truth.name}, "
+                              f"{visible_missed[-1]:.0%} in the photo")
             else:
                 n_whole += 1
                 n_good += match(loc.boards, truth.corners)[1] < GOOD
         n_false += sum(1 for b in loc.boards if id(b) not in used)
+        if args.list:
+            for b in loc.boards:
+                if id(b) not in used:
+                    print(f"  false find: scene {s} ({scene.background}) {b.size}x{b.size}, partial {b.partial}, "
+                          f"seams {b.seams:.2f}, centre {b.corners.mean(axis=0).round().tolist()}")
     v = np.array(visible_missed)
     print(f"synthetic scenes with boards past the edge: {args.scenes} (seed {args.seed})")
     print(f"cut boards reported as partial:  {n_reported}/{n_cut} = {n_reported / max(n_cut, 1):.1%}")

@@ -227,3 +227,42 @@ def test_castle_standing_past_the_photo_edge_leaves_the_board_whole():
     found = localise(_photo(image)).boards
     assert len(found) == 1 and not found[0].partial
     assert corner_error(found[0].corners, scene.kingdoms[0].corners) < 0.02
+
+
+@pytest.mark.parametrize("kind", ["wood", "carpet"])
+def test_kingdom_cut_by_a_corner_of_the_photo_is_not_taken_for_table(kind):
+    """A kingdom cut by the photo's top-left corner fills both of those border strips past the
+    corners they skip: its colours, on two sides, passed for table (the cut kingdom was missed,
+    and with it, on wood, the whole one beside it). Pieces of the strip showing tiles teach nothing."""
+    rng = np.random.default_rng(6)
+    quads = [np.array([[600, 400], [1000, 420], [980, 820], [580, 800]], float),
+             np.array([[-180, -120], [300, -140], [320, 340], [-160, 360]], float)]
+    scene = scene_with_quads(labelled_boards(), quads, rng, size=(1200, 900), background_kind=kind)
+    found = localise(_photo(scene.image)).boards
+    complete = [b for b in found if not b.partial]
+    partial = [b for b in found if b.partial]
+    assert len(complete) == 1 and corner_error(complete[0].corners, scene.kingdoms[0].corners) < 0.02
+    assert len(partial) == 1 and "left" in partial[0].missing and "top" in partial[0].missing
+    # reported by its visible part: the outline's centre lies on the cut kingdom
+    centre = tuple(float(v) for v in partial[0].corners.mean(axis=0))
+    assert cv2.pointPolygonTest(np.float32(quads[1]).reshape(-1, 1, 2), centre, False) > 0
+
+
+def test_strip_pieces_showing_tiles_are_left_out_and_flat_clutter_is_not():
+    """The border strip's pieces: tiles cut by the edge differ from the table and show detail
+    (left out); a flat card cut by the edge differs but shows none (kept, as table)."""
+    from kscore.photo.localise import _tile_segments
+
+    rng = np.random.default_rng(1)
+    image = np.clip(background("wood", rng, 600, 800), 0, 255).astype(np.uint8)
+    image[100:500, :200] = cv2.resize(labelled_boards()[0].image, (200, 400))  # tiles cut by the left edge
+    image[150:450, -120:] = (40, 160, 40)  # a flat green card cut by the right edge
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2Lab)
+    grey = lab[..., 0].astype(np.float32)
+    mean = cv2.blur(grey, (7, 7))
+    std = np.sqrt(np.maximum(cv2.blur(grey * grey, (7, 7)) - mean * mean, 0))
+    skip = _tile_segments(lab, std, 24)
+    assert skip[100:500, :24].mean() > 0.6  # the tiles (a piece of plain wheat may show too little detail)
+    assert not skip[300, -24:].any()  # the card
+    assert not skip[:24, 400].any() and not skip[-24:, 400].any()  # the table
