@@ -69,6 +69,10 @@ def test_png_is_read_whole(tmp_path):
 def test_unreadable_files_say_why(tmp_path):
     bad = tmp_path / "notes.jpg"
     bad.write_text("not an image")
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    with pytest.raises(PhotoError, match="empty"):
+        load_photo(empty)
     with pytest.raises(PhotoError, match="not an image"):
         load_photo(bad)
     with pytest.raises(PhotoError, match="cannot read"):

@@ -113,6 +113,8 @@ def load_photo(path: Path | str, min_long_side: int = DEFAULT_MIN_LONG_SIDE) -> 
         data = path.read_bytes()
     except OSError as err:
         raise PhotoError(f"cannot read {path}: {err.strerror or err}") from err
+    if not data:
+        raise PhotoError(f"{path} is empty (0 bytes): not a photo")
     header = read_jpeg_header(data)
     buffer = np.frombuffer(data, np.uint8)
     if header is None:
