@@ -84,7 +84,9 @@ def one_game(games: list[Game]) -> str:
 
 def load_game(path: Path, rules: GameRules) -> Game:
     """A text file or, by its extension, a photo (recognition imported only then)."""
-    if is_image(path) and not path.is_dir():
+    if path.is_dir():  # folders with photos were expanded into them before
+        raise KscoreError(f"{path}: a folder with no photos in it ({' '.join(sorted(IMAGE_SUFFIXES))})")
+    if is_image(path):
         if not path.exists():
             raise KscoreError(f"{path}: no such file")
         try:

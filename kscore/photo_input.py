@@ -128,15 +128,22 @@ def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str
     target = reading_path(photo_path)
     text = "# read from " + Path(photo_path).name + ": fix any square, `?` marks unsure ones, then run kscore on this file\n"
     text += write_game(Game(game.rules, game.kingdoms, str(target)))
-    if target.exists():
-        if not force:
-            return f"{target} already exists (it may hold your corrections): not overwritten; --force replaces it"
-        backup = target.with_name(target.name + ".bak")
-        shutil.copy2(target, backup)
-        target.write_text(text)
-        return f"wrote {target} (the old one is kept as {backup.name}); edit it and run `kscore {target}` to rescore"
+    if target.exists() and not force:
+        return f"{target} already exists (it may hold your corrections): not overwritten; --force replaces it"
+    kept = back_up(target)
     target.write_text(text)
+    if kept:
+        return f"wrote {target} ({kept}); edit it and run `kscore {target}` to rescore"
     return f"wrote {target}: edit it and run `kscore {target}` to rescore"
 
 
-__all__ = ["PhotoGame", "PhotoKingdom", "PartialKingdom", "read_photo", "read_loaded_photo", "save_reading", "reading_path", "kingdom_names"]
+def back_up(path: Path) -> str:
+    """Before a file is replaced, keep it as `<name>.bak`; says so ("" when there was nothing to keep)."""
+    if not path.exists():
+        return ""
+    backup = path.with_name(path.name + ".bak")
+    shutil.copy2(path, backup)
+    return f"the old one is kept as {backup.name}"
+
+
+__all__ = ["PhotoGame", "PhotoKingdom", "PartialKingdom", "read_photo", "read_loaded_photo", "save_reading", "back_up", "reading_path", "kingdom_names"]

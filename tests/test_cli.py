@@ -80,7 +80,7 @@ def test_warnings_reach_both_outputs_and_no_tileset_silences_them(capsys, tmp_pa
 @pytest.mark.parametrize(
     "make, words",
     [
-        (lambda p: p.mkdir(), "is a directory"),
+        (lambda p: p.mkdir(), "a folder with no photos in it"),
         (lambda p: None, "no such file"),
         (lambda p: p.write_bytes(bytes(range(256))), "binary file"),
         (lambda p: p.write_text(""), "empty file"),

@@ -74,8 +74,13 @@ def test_reading_is_written_beside_the_photo_and_kept_unless_forced(capsys, phot
 def test_overlay_and_csv(capsys, photos, tmp_path):
     table, mat = photos
     overlay, table_csv = tmp_path / "out.jpg", tmp_path / "results.csv"
+    table_csv.write_text("last week's results\n")  # outputs replaced are kept, never lost
+    (tmp_path / "out-table.jpg").write_bytes(b"an older picture")
     code, out, err = run(capsys, table, mat, "--overlay", overlay, "--csv", table_csv)
     assert code == 0
+    assert (tmp_path / "results.csv.bak").read_text() == "last week's results\n"
+    assert (tmp_path / "out-table.jpg.bak").read_bytes() == b"an older picture"
+    assert "the old one is kept as results.csv.bak" in err + out
     for name in ("out-table.jpg", "out-mat.jpg"):  # several photos: one picture each
         drawn = cv2.imread(str(tmp_path / name))
         assert drawn is not None and drawn.shape[:2] == cv2.imread(str(tmp_path / name.split("-")[1])).shape[:2]

@@ -95,7 +95,8 @@ def save_readings(games: Sequence, force: bool) -> list[str]:
 
 
 def write_overlays(games: Sequence, scores: Sequence, out: Path) -> list[str]:
-    """Draw each photo's reading; several photos: out-<photo>.jpg each."""
+    """Draw each photo's reading; several photos: out-<photo>.jpg each. A file replaced is kept as .bak."""
+    from ..photo_input import back_up
     from .overlay import write_overlay
 
     by_name = {s.kingdom.name: s for s in scores}
@@ -104,10 +105,11 @@ def write_overlays(games: Sequence, scores: Sequence, out: Path) -> list[str]:
     for game in photo_games:
         target = out if len(photo_games) == 1 else out.with_name(f"{out.stem}-{Path(game.source).stem}{out.suffix}")
         try:
+            kept = back_up(target)
             write_overlay(game.source, game, [by_name[f.kingdom.name] for f in game.found], target)
         except OSError as error:
             raise KscoreError(str(error)) from None
-        messages.append(f"wrote the overlay {target}")
+        messages.append(f"wrote the overlay {target}" + (f" ({kept})" if kept else ""))
     return messages
 
 
@@ -141,10 +143,13 @@ def add_photo_fields(document: dict, games: Sequence) -> dict:
 
 
 def write_csv(path: Path, scores: Sequence, ranking: Sequence, games: Sequence) -> str:
-    """One line per kingdom: source, name, place, score, size, unsure squares, corners."""
+    """One line per kingdom: source, name, place, score, size, unsure squares, corners. A file replaced is kept as .bak."""
+    from ..photo_input import back_up
+
     sources = _sources(games)
     places = {p.name: p.place for p in ranking}
     try:
+        kept = back_up(Path(path))
         with open(path, "w", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(["source", "kingdom", "place", "score", "size", "unsure_squares", "corners"])
@@ -155,7 +160,7 @@ def write_csv(path: Path, scores: Sequence, ranking: Sequence, games: Sequence) 
                                  len(s.kingdom.uncertain()), flat])
     except OSError as error:
         raise KscoreError(f"cannot write {path}: {error.strerror or error}") from None
-    return f"wrote {path} ({len(scores)} kingdoms)"
+    return f"wrote {path} ({len(scores)} kingdoms" + (f"; {kept})" if kept else ")")
 
 
 def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_game, one_game, score_games, emit_json) -> int:
