@@ -52,7 +52,10 @@ def _epilog() -> str:
         "kscore game.kingdom : score every kingdom in a file, then rank them\n\n"
         "kscore alice.kingdom bob.kingdom -v harmony -v middle-kingdom : one kingdom per file, variants on\n\n"
         "kscore game.kingdom --json : one JSON document on stdout, nothing else\n\n"
-        "kscore photo.jpg : a photo of the table (when recognition is installed)\n\n"
+        "kscore photo.jpg : a photo of the table; writes what it read to photo.kingdom, unsure squares marked ?\n\n"
+        "kscore photo.kingdom : rescore after fixing a square in that file\n\n"
+        "kscore photo.jpg --overlay check.jpg : draw the grid and every reading on the photo\n\n"
+        "kscore tournament/ --each --csv results.csv : every photo of a folder its own game, one CSV line per kingdom\n\n"
         f"[b]Subcommands[/b]\n\n{subs}\n\n"
         f"{_EXIT_HELP}\n\n{_FORMAT_HELP}"
     )
@@ -135,8 +138,10 @@ _SCORE_HELP = (
 
 
 _OVERLAY = typer.Option(None, "--overlay", metavar="OUT.jpg",
-                        help="Photos: draw the grid, each square's reading, unsure squares, properties and score.")
-_CSV = typer.Option(None, "--csv", metavar="OUT.csv", help="Also write one line per kingdom to a CSV file.")
+                        help="Photos: draw the grid, each square's reading, unsure squares, properties and score "
+                             "(a file replaced is kept as .bak).")
+_CSV = typer.Option(None, "--csv", metavar="OUT.csv",
+                    help="Also write one line per kingdom to a CSV file (a file replaced is kept as .bak).")
 _EACH = typer.Option(False, "--each", help="Each file is its own game (a tournament's folder), ranked alone.")
 _FORCE = typer.Option(False, "--force", help="Photos: replace an existing photo.kingdom (the old one kept as .bak).")
 
