@@ -266,3 +266,20 @@ def test_strip_pieces_showing_tiles_are_left_out_and_flat_clutter_is_not():
     assert skip[100:500, :24].mean() > 0.6  # the tiles (a piece of plain wheat may show too little detail)
     assert not skip[300, -24:].any()  # the card
     assert not skip[:24, 400].any() and not skip[-24:, 400].any()  # the table
+
+
+def test_colours_running_along_the_edge_make_a_board_cut_whatever_its_outline():
+    """A kingdom whose corner the top edge cut: a four-sided outline may take the cut as its top
+    side a square below the edge; the colours running along the edge for two squares still say
+    'cut'. A castle's width (under a square) of colour at the edge does not."""
+    from kscore.photo.localise import _partial
+
+    pitch = 60.0
+    quad = np.array([[300, 60], [600, 60], [600, 360], [300, 360]], float)  # top side a square below the edge
+    blob = np.zeros((500, 800), np.uint8)
+    blob[60:360, 300:600] = 1
+    blob[:60, 380:500] = 1  # two squares of tiles up to the edge
+    assert _partial(blob, quad, 800, 500, pitch) == (True, _partial(blob, quad + [0, -60], 800, 500, pitch)[1])
+    blob[:60] = 0
+    blob[:60, 420:465] = 1  # a castle's width
+    assert _partial(blob, quad, 800, 500, pitch) == (False, "")

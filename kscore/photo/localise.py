@@ -58,6 +58,8 @@ SPLIT_ASPECT = 1.75
 WALK_STEPS = 4
 #: A shifted grid must put this much more edge on its lines to replace the grid found.
 SHIFT_GAIN = 1.02
+#: Squares along the photo's edge a kingdom's colours must run to be cut there whatever its outline says.
+CUT_RUN = 1.5
 #: Seam share below which the size counted is in doubt, and how close the other size's share on the
 #: rough outline must come for both grids to be polished and compared.
 SURE_SEAMS = 0.9
@@ -674,15 +676,17 @@ def _partial(blob: np.ndarray, quad: Quad, w: int, h: int, pitch: float) -> tupl
     """Whether the board runs off the photo, and which way.
 
     Cut on a side when its colours reach that edge of the photo and so does
-    its outline (within a third of a square): a castle standing past a board
-    near the edge reaches it alone, and an outline overshooting a board near
-    the edge by a pixel does so alone.
+    its outline (within a third of a square), or its colours run along that
+    edge for more than a square and a half: a castle standing past a board
+    near the edge reaches it alone but narrowly, and an outline overshooting
+    a board near the edge by a pixel does so alone. (A four-sided outline
+    cuts the corner off a kingdom whose corner the photo's edge cut.)
     """
     edge, m = 2, pitch / 3
     cut = [side for side, strip, near in (
         ("left", blob[:, :edge], quad[:, 0].min() < m), ("right", blob[:, -edge:], quad[:, 0].max() > w - m),
         ("top", blob[:edge], quad[:, 1].min() < m), ("bottom", blob[-edge:], quad[:, 1].max() > h - m),
-    ) if near and strip.any()]
+    ) if strip.any() and (near or strip.any(axis=int(strip.shape[0] > strip.shape[1])).sum() > CUT_RUN * pitch)]
     return bool(cut), _cut_text(cut)
 
 
