@@ -283,3 +283,19 @@ def test_colours_running_along_the_edge_make_a_board_cut_whatever_its_outline():
     blob[:60] = 0
     blob[:60, 420:465] = 1  # a castle's width
     assert _partial(blob, quad, 800, 500, pitch) == (False, "")
+
+
+def test_tile_colours_judged_on_the_region_not_its_box():
+    """A kingdom at 45 degrees on a white table fills half its bounding box: the box is too
+    little saturated to pass for tiles, the region's own pixels are not."""
+    from kscore.photo.localise import _tile_colours
+
+    board = cv2.resize(labelled_boards()[0].image, (200, 200), interpolation=cv2.INTER_AREA)
+    box = np.full((284, 284, 3), 235, np.uint8)
+    turn = cv2.getRotationMatrix2D((100, 100), 45, 1.0)
+    turn[:, 2] += 42
+    box = cv2.warpAffine(board, turn, (284, 284), dst=box, borderMode=cv2.BORDER_TRANSPARENT)
+    region = cv2.warpAffine(np.ones((200, 200), np.uint8), turn, (284, 284))
+    assert not _tile_colours(box)
+    assert _tile_colours(box, region)
+    assert not _tile_colours(box, 1 - region)  # the table alone

@@ -58,6 +58,8 @@ SPLIT_ASPECT = 1.75
 WALK_STEPS = 4
 #: A shifted grid must put this much more edge on its lines to replace the grid found.
 SHIFT_GAIN = 1.02
+#: Share of a partial kingdom's pixels that must be saturated (see _tile_colours).
+TILE_SATURATED = 0.7
 #: Squares along the photo's edge a kingdom's colours must run to be cut there whatever its outline says.
 CUT_RUN = 1.5
 #: Seam share below which the size counted is in doubt, and how close the other size's share on the
@@ -518,7 +520,7 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         # weaker evidence, but it is only reported, never scored.
         x, y, bw, bh = cv2.boundingRect(blob)
         box = (slice(y, y + bh), slice(x, x + bw))
-        if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[box]) or not _textured(work[box], blob[box]):
+        if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[box], blob[box]) or not _textured(work[box], blob[box]):
             return None
         # Reported by its visible outline: the lattice completed past the photo's edge is a guess.
         return FoundBoard(photo_order(outline)[0] * to_original, fit.size, True, missing, fit.seams, fit.contrast)
@@ -630,11 +632,22 @@ def _border_strip(image: np.ndarray, share: float = 0.08) -> np.ndarray:
     return np.concatenate(parts)[None]
 
 
-def _tile_colours(image: np.ndarray) -> bool:
-    """Mostly saturated and of several hues (wheat, grass, forest, lake): tiles, not a table or mat."""
+def _tile_colours(image: np.ndarray, mask: np.ndarray | None = None) -> bool:
+    """Mostly saturated and of several hues (wheat, grass, forest, lake): tiles, not a table or mat.
+
+    mask: the region's own pixels may say so instead, more strictly saturated:
+    a tilted kingdom's bounding box is up to half table, and a white table made
+    it fail (synthetic kingdoms' own pixels: 70% saturated and up but one;
+    flat clutter's 57%). The box stays a way in: a small cut part may show
+    one or two hues only, and the table adds one.
+    """
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    return _saturated_hues(hsv, 0.5) or (mask is not None and _saturated_hues(hsv[mask.astype(bool)][None], TILE_SATURATED))
+
+
+def _saturated_hues(hsv: np.ndarray, least: float) -> bool:
     saturated = hsv[..., 1] > 70
-    if saturated.mean() < 0.5:
+    if saturated.mean() < least:
         return False
     hist = np.bincount(hsv[..., 0][saturated] // 15, minlength=12) / saturated.sum()
     hist = hist[hist > 0]
