@@ -128,10 +128,7 @@ def main(argv=None) -> int:
             bad |= err >= GOOD or best.size != truth.kingdom.size
         n_false += sum(1 for b in loc.boards if id(b) not in used)
         if args.list:
-            for b in loc.boards:
-                if id(b) not in used:
-                    print(f"  false find: scene {s} ({scene.background}) {b.size}x{b.size}, partial {b.partial}, "
-                          f"seams {b.seams:.2f}, contrast {b.contrast:.2f}")
+            print_false_finds(s, scene, loc.boards, used)
         seams_false += [(b.seams, b.contrast) for b in loc.boards if id(b) not in used]
         if bad and args.save:
             args.save.mkdir(parents=True, exist_ok=True)
@@ -160,6 +157,14 @@ def main(argv=None) -> int:
     if args.by_size:
         print_by_size(per_truth)
     return 0
+
+
+def print_false_finds(scene_index: int, scene, boards, used: set[int]) -> None:
+    """--list: one line per board found that matches no true kingdom."""
+    for b in boards:
+        if id(b) not in used:
+            print(f"  false find: scene {scene_index} ({scene.background}) {b.size}x{b.size}, partial {b.partial}, "
+                  f"seams {b.seams:.2f}, contrast {b.contrast:.2f}, centre {b.corners.mean(axis=0).round().tolist()}")
 
 
 def print_by_size(per_truth: list[tuple[int, float]]) -> None:
@@ -206,10 +211,7 @@ def partial_mode(args) -> int:
                 n_good += match(loc.boards, truth.corners)[1] < GOOD
         n_false += sum(1 for b in loc.boards if id(b) not in used)
         if args.list:
-            for b in loc.boards:
-                if id(b) not in used:
-                    print(f"  false find: scene {s} ({scene.background}) {b.size}x{b.size}, partial {b.partial}, "
-                          f"seams {b.seams:.2f}, centre {b.corners.mean(axis=0).round().tolist()}")
+            print_false_finds(s, scene, loc.boards, used)
     v = np.array(visible_missed)
     print(f"synthetic scenes with boards past the edge: {args.scenes} (seed {args.seed})")
     print(f"cut boards reported as partial:  {n_reported}/{n_cut} = {n_reported / max(n_cut, 1):.1%}")
