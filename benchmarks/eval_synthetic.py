@@ -70,7 +70,7 @@ def main(argv=None) -> int:
                     " per false find")
     ap.add_argument("--score", action="store_true",
                     help="also read and score: trains the recogniser without every 3rd kingdom, scenes show only those")
-    ap.add_argument("--diagnose", action="store_true", help="with --score: split true-corner errors into terrain/crowns")
+    ap.add_argument("--diagnose", action="store_true", help="with --score: split true-corner errors into terrain/crowns, count those not marked ?, exact score by pixels per square")
     ap.add_argument("--no-light", action="store_true", help="no uneven light, colour cast or cast shadows")
     ap.add_argument("--by-size", action="store_true",
                     help="corner errors per grid size (7x7 boards are composed of exact cells; 5x5 ones are hand-cropped"
@@ -247,6 +247,8 @@ def score_mode(args) -> int:
     truth_exact = truth_squares = 0  # the same boards cut out with the true corners: the recogniser's share
     terrain_wrong = crowns_wrong = 0  # true-corner squares: terrain wrong; terrain right but crowns wrong
     confusions: collections.Counter = collections.Counter()
+    unflagged = 0  # true-corner wrong squares not marked '?'
+    by_resolution: dict[int, list[int]] = collections.defaultdict(lambda: [0, 0])  # px/square bucket: [boards, exact]
     times = []
     for s in range(args.scenes):
         picks = rng.choice(len(sources), size=int(rng.choice([1, 1, 2, 3])), replace=False)
@@ -264,8 +266,12 @@ def score_mode(args) -> int:
                                "ideal", models=models).kingdom
             truth_squares += squares_right(truth.kingdom, ideal)
             truth_exact += kingdom_points(ideal) == kingdom_points(truth.kingdom)
+            bucket = by_resolution[_resolution_bucket(truth)]
+            bucket[0] += 1
+            bucket[1] += kingdom_points(ideal) == kingdom_points(truth.kingdom)
             for p in truth.kingdom.positions():
                 a, b = ideal[p], truth.kingdom[p]
+                unflagged += (a.terrain, a.crowns) != (b.terrain, b.crowns) and not a.uncertain
                 if a.terrain != b.terrain:
                     terrain_wrong += 1
                     confusions[f"{b.terrain.value}->{a.terrain.value}"] += 1
@@ -293,7 +299,22 @@ def score_mode(args) -> int:
     if args.diagnose:
         print(f"  true corners, wrong squares: terrain {terrain_wrong}, crowns only {crowns_wrong}; most common: "
               + ", ".join(f"{k} x{v}" for k, v in confusions.most_common(8)))
+        print(f"  true corners, wrong squares not marked '?': {unflagged}")
+        print("  true corners, exact score by pixels per square (the kingdom's shortest side / squares): "
+              + ", ".join(f"{lo}-{lo + RESOLUTION_STEP}: {e}/{k}" if lo < RESOLUTION_TOP else f">={lo}: {e}/{k}"
+                          for lo, (k, e) in sorted(by_resolution.items())))
     return 0
+
+
+#: --diagnose buckets of pixels per square, in steps of RESOLUTION_STEP up to RESOLUTION_TOP.
+RESOLUTION_STEP, RESOLUTION_TOP = 20, 100
+
+
+def _resolution_bucket(truth) -> int:
+    """Lower bound of the pixels-per-square bucket of a true kingdom (its shortest side in the scene / its squares)."""
+    q = truth.corners
+    shortest = min(float(np.linalg.norm(q[i] - q[(i + 1) % 4])) for i in range(4))
+    return min(int(shortest / truth.kingdom.size) // RESOLUTION_STEP * RESOLUTION_STEP, RESOLUTION_TOP)
 
 
 if __name__ == "__main__":
