@@ -70,7 +70,9 @@ def main(argv=None) -> int:
                     " per false find")
     ap.add_argument("--score", action="store_true",
                     help="also read and score: trains the recogniser without every 3rd kingdom, scenes show only those")
-    ap.add_argument("--diagnose", action="store_true", help="with --score: split true-corner errors into terrain/crowns, count those not marked ?, exact score by pixels per square")
+    ap.add_argument("--diagnose", action="store_true",
+                    help="with --score: split true-corner errors into terrain/crowns, count those not marked ?, "
+                         "exact score by pixels per square")
     ap.add_argument("--no-light", action="store_true", help="no uneven light, colour cast or cast shadows")
     ap.add_argument("--by-size", action="store_true",
                     help="corner errors per grid size (7x7 boards are composed of exact cells; 5x5 ones are hand-cropped"
