@@ -80,9 +80,23 @@ def draw_kingdom(canvas: np.ndarray, corners: np.ndarray, score, scale: float) -
     title = f"{kingdom.name}: {score.total} points"
     scale = max(cell / 70, 0.6)
     (tw, th), _ = cv2.getTextSize(title, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, int(round(scale * 2))))
-    anchor = corners[0] + [tw / 2, -0.6 * th]  # above the top-left corner, kept inside the picture
-    anchor[0] = min(max(anchor[0], tw / 2 + 4), canvas.shape[1] - tw / 2 - 4)
-    anchor[1] = min(max(anchor[1], th + 4), canvas.shape[0] - 4)
+    pad = th / 2
+    # Above the grid's top-left corner; below its bottom-left when the photo has no room up there.
+    room = th / 2 + pad + 2  # from the title's centre to the edge of its band, and a little air
+    above = np.array([corners[0][0] + tw / 2, min(corners[0][1], corners[1][1]) - room])
+    below = np.array([corners[3][0] + tw / 2, max(corners[2][1], corners[3][1]) + room])
+    anchor = above if above[1] >= room or below[1] > canvas.shape[0] - room else below
+    anchor[0] = min(max(anchor[0], tw / 2 + pad + 2), canvas.shape[1] - tw / 2 - pad - 2)
+    anchor[1] = min(max(anchor[1], room), canvas.shape[0] - room)
+    # A dark band behind the title makes it readable on a white table; never
+    # over the grid (a photo with no room around it), where it would hide readings.
+    x0, y0 = (anchor - [tw / 2 + pad, th / 2 + pad]).astype(int)
+    x1, y1 = (anchor + [tw / 2 + pad, th / 2 + pad]).astype(int)
+    gx0, gy0 = corners.min(axis=0)
+    gx1, gy1 = corners.max(axis=0)
+    if x1 < gx0 or x0 > gx1 or y1 < gy0 or y0 > gy1:
+        band = canvas[max(y0, 0) : y1, max(x0, 0) : x1]
+        band[:] = (band * 0.4).astype(canvas.dtype)
     _text(canvas, title, anchor, scale, (255, 255, 255))
 
 
