@@ -322,7 +322,7 @@ def _colour_jittered(samples: list[Sample]) -> list[Sample]:
     return out
 
 
-#: Softened copies of each board the crown models also learn from.
+#: Softened copies of each board that terrain and crowns also learn from.
 _SOFT_COPIES = 2
 
 
