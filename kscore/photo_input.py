@@ -77,8 +77,6 @@ def read_photo(path: Path | str, rules: GameRules | None = None, models=None) ->
 def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start: float | None = None) -> PhotoGame:
     """read_photo for a decoded kscore.photo.load.Photo (synthetic scenes use this directly)."""
     from .photo.localise import localise
-    from .photo.rectify import rectify
-    from .recognition.reader import read_board
 
     rules = rules or GameRules()
     path = photo.path
@@ -98,8 +96,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     tileset = _tileset(rules)
     read: list[PhotoKingdom] = []
     for board, name in zip(complete, names):
-        image = rectify(photo, board.corners, board.size)
-        reading = read_board(image, board.size, tileset, name, **({"models": models} if models is not None else {}))
+        reading = read_board_in_photo(photo, board.corners, board.size, tileset, name, models)
         corners = tuple(tuple(float(v) for v in c) for c in board.corners.round(1))
         read.append(PhotoKingdom(reading.kingdom, corners, tuple(reading.changes)))
     return PhotoGame(
@@ -112,6 +109,30 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         seconds=time.perf_counter() - start,
         photo_size=photo.size,
     )
+
+
+def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=None, occlusion: bool = True):
+    """One kingdom's grid in the photo -> its BoardReading (rectified, read, decoded).
+
+    occlusion: squares a standing castle hides from this camera are read again
+    as unseen (kscore.photo.occlusion) and marked `?`.
+    """
+    from .photo.occlusion import hidden_squares
+    from .photo.rectify import rectify
+    from .recognition.reader import read_board, read_with_unseen
+
+    image = rectify(photo, corners, size)
+    reading = read_board(image, size, tileset, name, **({"models": models} if models is not None else {}))
+    if not occlusion:
+        return reading
+    # A standing castle can read as a second castle on the squares it hides:
+    # the real one is the castle whose hidden squares hold all the others.
+    castles = reading.kingdom.castles()
+    for castle in castles:
+        unseen = hidden_squares(corners, size, castle, photo.size)
+        if unseen and set(castles) - {castle} <= set(unseen):
+            return read_with_unseen(reading, unseen, tileset, name)
+    return reading
 
 
 def reading_path(photo_path: Path | str) -> Path:

@@ -8,12 +8,12 @@ never touches them.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
 
-from ..kingdom import Kingdom
+from ..kingdom import Kingdom, Position, square_name
 from ..tileset import KINGDOMINO, TileSet
 from .classes import CROWN_CLASSES, TERRAIN_CLASSES
 from .counting import square_summaries
@@ -67,4 +67,36 @@ def read_board(
     return BoardReading(kingdom, terrain_probs, crown_probs, changes)
 
 
-__all__ = ["BoardReading", "read_board", "square_probabilities", "default_models"]
+def read_with_unseen(reading: BoardReading, unseen: dict[Position, float], tileset: TileSet | None,
+                     name: str = "") -> BoardReading:
+    """The reading again, knowing that some squares are partly out of sight (square -> share hidden).
+
+    What the classifiers said about a square counts only for its visible share;
+    the rest is what the box holds (tile-set square frequencies). The decoder
+    then fills them with what keeps the kingdom legal, and each is marked `?`:
+    it was not seen whole.
+    """
+    terrain_prior, crown_prior = _box_priors(tileset or KINGDOMINO)
+    terrain, crowns = reading.terrain_probs.copy(), reading.crown_probs.copy()
+    for (r, c), share in unseen.items():
+        terrain[r, c] = (1 - share) * terrain[r, c] + share * terrain_prior
+        crowns[r, c] = (1 - share) * crowns[r, c] + share * crown_prior
+    kingdom, changes = decode_probabilities(terrain, crowns, tileset, name)
+    for p in unseen:
+        kingdom = kingdom.with_square(p, replace(kingdom[p], uncertain=True))
+    if unseen:
+        changes.append(f"{', '.join(square_name(p) for p in sorted(unseen))}: a standing castle hides it from"
+                       " where the photo was taken; check by eye")
+    return BoardReading(kingdom, terrain, crowns, changes)
+
+
+@lru_cache(maxsize=4)
+def _box_priors(tileset: TileSet) -> tuple[np.ndarray, np.ndarray]:
+    """How often each terrain and crown count is printed in the box (no castle: it is never hidden)."""
+    counts = tileset.square_counts
+    terrain = np.array([sum(n for (t, _), n in counts.items() if t is cls) for cls in TERRAIN_CLASSES], float)
+    crowns = np.array([sum(n for (_, k), n in counts.items() if k == j) for j in range(len(CROWN_CLASSES))], float)
+    return terrain / terrain.sum(), crowns / crowns.sum()
+
+
+__all__ = ["BoardReading", "read_board", "read_with_unseen", "square_probabilities", "default_models"]
