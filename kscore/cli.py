@@ -26,7 +26,7 @@ from .scoring import KingdomScore, score_kingdom
 from .textformat import read_game
 
 #: Files kscore reads as photos (anything else is read as a kingdom text file).
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".heic", ".heif"})
 
 
 def is_image(path: Path) -> bool:

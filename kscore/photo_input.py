@@ -63,7 +63,7 @@ def _tileset(rules: GameRules):
 
 def read_photo(path: Path | str, rules: GameRules | None = None, models=None) -> PhotoGame:
     """Every complete kingdom in the photo, read and named; raises NothingRecognisedError."""
-    from .photo.load import PhotoError, load_photo
+    from .photo.load import PhotoError, check_usable, load_photo
 
     path = Path(path)
     start = time.perf_counter()
@@ -71,6 +71,10 @@ def read_photo(path: Path | str, rules: GameRules | None = None, models=None) ->
         photo = load_photo(path)
     except PhotoError as error:
         raise KscoreError(str(error)) from None
+    try:
+        check_usable(photo)
+    except PhotoError as error:  # a photo, but nothing can be read from it
+        raise NothingRecognisedError(str(error)) from None
     return read_loaded_photo(photo, rules, models, start)
 
 

@@ -94,7 +94,7 @@ def test_overlay_and_csv(capsys, photos, tmp_path):
 def test_a_failing_photo_never_stops_the_others(capsys, photos, tmp_path):
     table, _ = photos
     empty = tmp_path / "empty.jpg"
-    cv2.imwrite(str(empty), np.full((600, 800, 3), 200, np.uint8))
+    cv2.imwrite(str(empty), np.full((600, 800, 3), (90, 130, 170), np.uint8))  # a bare wooden table
     code, out, err = run(capsys, empty, table, "--json")
     assert code == 3  # nothing recognised in one photo
     assert [k["name"] for k in json.loads(out)["kingdoms"]] == ["table"]
@@ -111,10 +111,19 @@ def test_a_folder_with_each_photo_its_own_game(capsys, photos, tmp_path):
 
 def test_nothing_found_exits_3_with_advice(capsys, tmp_path):
     empty = tmp_path / "empty.jpg"
-    cv2.imwrite(str(empty), np.full((600, 800, 3), 200, np.uint8))
+    cv2.imwrite(str(empty), np.full((600, 800, 3), (90, 130, 170), np.uint8))  # a bare wooden table
     code, out, err = run(capsys, empty)
     assert code == 3 and out == ""
     assert err.count("\n") == 1 and "from above" in err
+
+
+def test_a_black_and_white_photo_is_nothing_recognised_and_says_why(capsys, photos, tmp_path):
+    table, _ = photos
+    grey = tmp_path / "grey.jpg"
+    cv2.imwrite(str(grey), cv2.cvtColor(cv2.imread(str(table)), cv2.COLOR_BGR2GRAY))
+    code, out, err = run(capsys, grey)
+    assert code == 3 and out == ""
+    assert "black and white" in err and "colour" in err
 
 
 def test_a_kingdom_cut_by_the_edge_is_reported_not_scored(capsys, tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kscore.photo.load import PhotoError, choose_reduction, load_photo, read_jpeg_header
+from kscore.photo.load import PhotoError, check_usable, choose_reduction, load_photo, read_jpeg_header
 from photo_helpers import encode_jpeg, with_orientation
 
 
@@ -77,3 +77,25 @@ def test_unreadable_files_say_why(tmp_path):
         load_photo(bad)
     with pytest.raises(PhotoError, match="cannot read"):
         load_photo(tmp_path / "missing.jpg")
+
+
+def test_photos_that_cannot_hold_a_readable_kingdom_say_why(tmp_path):
+    import cv2
+
+    colour = _marked_image()
+    colour[:, 100:200] = (40, 160, 60)  # a green stripe
+    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    for name, image in [("grey.jpg", grey), ("tiny.png", cv2.resize(colour, (120, 60))), ("colour.jpg", colour)]:
+        cv2.imwrite(str(tmp_path / name), image)
+    with pytest.raises(PhotoError, match="black and white"):
+        check_usable(load_photo(tmp_path / "grey.jpg"))
+    with pytest.raises(PhotoError, match="120x60 pixels"):
+        check_usable(load_photo(tmp_path / "tiny.png"))
+    check_usable(load_photo(tmp_path / "colour.jpg"))
+
+
+def test_an_iphone_heic_gets_export_advice(tmp_path):
+    heic = tmp_path / "IMG_0001.HEIC"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
+    with pytest.raises(PhotoError, match="export it as JPEG"):
+        load_photo(heic)

@@ -120,10 +120,37 @@ def load_photo(path: Path | str, min_long_side: int = DEFAULT_MIN_LONG_SIDE) -> 
     if header is None:
         image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
         if image is None:
+            if path.suffix.lower() in HEIF_SUFFIXES:
+                raise PhotoError(f"{path}: {HEIF_ADVICE}")
             raise PhotoError(f"{path} is not an image OpenCV can decode")
-        return Photo(path, image, (image.shape[1], image.shape[0]))
-    factor = choose_reduction(header.shown_size, min_long_side)
-    image = cv2.imdecode(buffer, _REDUCED[factor])
-    if image is None:
-        raise PhotoError(f"{path} looks like a JPEG but does not decode")
-    return Photo(path, image, header.shown_size)
+        photo = Photo(path, image, (image.shape[1], image.shape[0]))
+    else:
+        factor = choose_reduction(header.shown_size, min_long_side)
+        image = cv2.imdecode(buffer, _REDUCED[factor])
+        if image is None:
+            raise PhotoError(f"{path} looks like a JPEG but does not decode")
+        photo = Photo(path, image, header.shown_size)
+    return photo
+
+
+#: iPhones save HEIC by default; OpenCV's wheels cannot decode it.
+HEIF_SUFFIXES = frozenset({".heic", ".heif"})
+HEIF_ADVICE = ("HEIC/HEIF photos cannot be decoded here; save or export it as JPEG "
+               "(iPhone: Settings > Camera > Formats > Most Compatible takes JPEGs)")
+#: Below this the kingdom cannot have the ~30 px per square the recogniser needs.
+MIN_SHORT_SIDE = 150
+
+
+def check_usable(photo: Photo) -> None:
+    """Refuse, with the reason, a photo no kingdom could be read from: too small, or without colour.
+
+    Kept apart from load_photo, which decodes any image (tests and tools load grey ones)."""
+    w, h = photo.size
+    if min(w, h) < MIN_SHORT_SIDE:
+        raise PhotoError(f"{photo.path} is only {w}x{h} pixels: too small to read a kingdom from; "
+                         "use the photo at full size")
+    sample = photo.image[:: max(1, photo.image.shape[0] // 200), :: max(1, photo.image.shape[1] // 200)].astype(np.int16)
+    # Grey pixels have equal channels; a kingdom of even 1% of the photo is far from that.
+    if np.percentile(np.abs(sample - sample.mean(axis=2, keepdims=True)).max(axis=2), 99.9) < 6:
+        raise PhotoError(f"{photo.path} is black and white: kscore tells terrains apart by colour; "
+                         "take or save the photo in colour")
