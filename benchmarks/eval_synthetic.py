@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -52,11 +53,29 @@ def seven_by_seven(sources: list[BoardSource], rng: np.random.Generator, name: s
 
 
 def match(found, truth_corners):
+    """The find nearest the truth: (find, corner error, turn).
+
+    Corners are compared from whichever start fits best (turn = quarter turns
+    the find's TL lies clockwise from the truth's): for a board at ~45 degrees
+    which corner is "top-left" flips with a pixel, for the truth and the find
+    alike (geometry.photo_order), and the score doesn't depend on it.
+    """
     if not found:
-        return None, float("inf")
-    errors = [corner_error(f.corners, truth_corners) for f in found]
-    i = int(np.argmin(errors))
-    return found[i], errors[i]
+        return None, float("inf"), 0
+    options = [(corner_error(np.roll(np.asarray(f.corners, float), -k, axis=0), truth_corners), k, i)
+               for i, f in enumerate(found) for k in range(4)]
+    err, turn, i = min(options)
+    return found[i], err, turn
+
+
+def outline(image: np.ndarray, truth_quads, found_quads) -> np.ndarray:
+    """The scene with the true outlines in blue and the found ones in red (for --save)."""
+    im = image.copy()
+    for q in truth_quads:
+        cv2.polylines(im, [np.asarray(q).astype(np.int32)], True, (255, 0, 0), 2)
+    for q in found_quads:
+        cv2.polylines(im, [np.asarray(q).astype(np.int32)], True, (0, 0, 255), 2)
+    return im
 
 
 def main(argv=None) -> int:
@@ -65,9 +84,10 @@ def main(argv=None) -> int:
     ap.add_argument("--scenes", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seven", type=float, default=0.25, help="share of 7x7 boards")
-    ap.add_argument("--save", type=Path, help="write failing scenes here")
+    ap.add_argument("--save", type=Path, help="write failing scenes here as JPEGs: truth in blue, finds in red")
     ap.add_argument("--list", action="store_true", help="print one line per miss (scene, background, size, error) and"
-                    " per false find")
+                    " per false find; with --score, per kingdom not found, >= 2%% off, of the wrong size or scored"
+                    " wrong where the true corners score it right")
     ap.add_argument("--score", action="store_true",
                     help="also read and score: trains the recogniser without every 3rd kingdom, scenes show only those")
     ap.add_argument("--diagnose", action="store_true",
@@ -108,7 +128,7 @@ def main(argv=None) -> int:
         bad = False
         for truth in scene.kingdoms:
             n_truth += 1
-            best, err = match(loc.boards, truth.corners)
+            best, err, turn = match(loc.boards, truth.corners)
             per_truth.append((truth.kingdom.size, err))
             if args.list and (best is None or err >= GOOD or best.size != truth.kingdom.size):
                 print(f"  miss: scene {s} ({scene.background}) {truth.kingdom.size}x{truth.kingdom.size} "
@@ -116,11 +136,8 @@ def main(argv=None) -> int:
                                            f"{err:.2%}, found {best.size}x{best.size}, seams {best.seams:.2f}"))
             if best is None or err > 0.25:
                 bad = True
-                # the right corners named from another start: a board turned ~45 degrees, where which
-                # corner is "top-left" flips with a pixel (the truth is ordered by the same rule)
-                n_turned += any(corner_error(np.roll(b.corners, k, axis=0), truth.corners) < GOOD
-                                for b in loc.boards for k in (1, 3))
                 continue
+            n_turned += turn != 0
             used.add(id(best))
             seams_true.append((best.seams, best.contrast))
             n_found += 1
@@ -134,11 +151,7 @@ def main(argv=None) -> int:
         seams_false += [(b.seams, b.contrast) for b in loc.boards if id(b) not in used]
         if bad and args.save:
             args.save.mkdir(parents=True, exist_ok=True)
-            im = scene.image.copy()
-            for t_ in scene.kingdoms:
-                cv2.polylines(im, [t_.corners.astype(np.int32)], True, (255, 0, 0), 2)
-            for b in loc.boards:
-                cv2.polylines(im, [b.corners.astype(np.int32)], True, (0, 0, 255), 2)
+            im = outline(scene.image, [t_.corners for t_ in scene.kingdoms], [b.corners for b in loc.boards])
             cv2.imwrite(str(args.save / f"scene{s}_{scene.background}.jpg"), im)
     e = np.array(errors) if errors else np.array([np.nan])
     print(f"synthetic scenes: {args.scenes} (seed {args.seed}), kingdoms: {n_truth}")
@@ -148,8 +161,8 @@ def main(argv=None) -> int:
     print(f"grid size right:                {n_size}/{n_found}")
     print(f"false finds:                    {n_false}")
     if n_turned:
-        print(f"  of the misses, {n_turned} found < {GOOD:.0%} but with TL named one corner round (board at ~45 degrees;"
-              " each such also counts as a false find)")
+        print(f"  of the finds, {n_turned} name another corner TL than the truth (a board at ~45 degrees: the score is"
+              " the same)")
     if seams_true:
         st, ct = np.array(seams_true).T
         print(f"true finds: seam share min {st.min():.2f}, 5th pct {np.percentile(st, 5):.2f}; seam contrast min"
@@ -201,6 +214,9 @@ def partial_mode(args) -> int:
                 n_cut += 1
                 n_reported += any(b.partial for b in on_it)
                 n_scored += any(not b.partial for b in on_it)
+                if args.list and any(not b.partial for b in on_it):
+                    print(f"  cut board scored as whole: scene {s} ({scene.background}) {truth.name}, corners "
+                          f"{truth.corners.round().tolist()} in {w}x{h}")
                 if not on_it:
                     inside = np.zeros((h, w), np.uint8)
                     cv2.fillConvexPoly(inside, truth.corners.astype(np.int32), 1)
@@ -258,10 +274,12 @@ def score_mode(args) -> int:
         photo = Photo(Path(f"scene{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
         start = time.perf_counter()
         try:
-            read = list(read_loaded_photo(photo, models=models).found)
+            game = read_loaded_photo(photo, models=models)
+            read = [_Find(np.array(k.corners), k.kingdom) for k in game.found]
         except NothingRecognisedError:
-            read = []
+            game, read = None, []
         times.append(time.perf_counter() - start)
+        bad = False
         for truth in scene.kingdoms:
             n += 1
             ideal = read_board(rectify(photo, truth.corners, truth.kingdom.size), truth.kingdom.size, KINGDOMINO,
@@ -280,16 +298,36 @@ def score_mode(args) -> int:
                 elif a.crowns != b.crowns:
                     crowns_wrong += 1
                     confusions[f"{b.crowns}->{a.crowns} crowns"] += 1
-            best, err = match(read, truth.corners)
+            best, err, turn = match(read, truth.corners)
+            ideal_exact = kingdom_points(ideal) == kingdom_points(truth.kingdom)
             if best is None or err > 0.25:
+                bad = True
+                if args.list:
+                    print(f"  miss: scene {s} ({scene.background}) {truth.name}: not found"
+                          + (f" ({len(game.partial)} found partial)" if game is not None and game.partial else ""))
                 continue
             found += 1
             good += err < GOOD
             kingdom = best.kingdom
+            truth_kingdom = truth.kingdom
+            for _ in range((4 - turn) % 4):  # read from the find's TL: turn the truth the same way
+                truth_kingdom = truth_kingdom.rotated()
+            same = kingdom.size == truth.kingdom.size and kingdom_points(kingdom) == kingdom_points(truth.kingdom)
+            if err >= GOOD or kingdom.size != truth.kingdom.size or (ideal_exact and not same):
+                bad = True
+                if args.list:
+                    print(f"  miss: scene {s} ({scene.background}) {truth.name}: corners {err:.2%}, found "
+                          f"{kingdom.size}x{kingdom.size}, score {'right' if same else 'wrong'} (true corners: "
+                          f"{'right' if ideal_exact else 'wrong'})")
             if kingdom.size != truth.kingdom.size:
                 continue
-            right += squares_right(truth.kingdom, kingdom)
-            exact += kingdom_points(kingdom) == kingdom_points(truth.kingdom)
+            right += squares_right(truth_kingdom, kingdom)
+            exact += same
+        if bad and args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            found_quads = [f.corners for f in read] + ([np.array(p.corners) for p in game.partial] if game else [])
+            im = outline(scene.image, [t_.corners for t_ in scene.kingdoms], found_quads)
+            cv2.imwrite(str(args.save / f"scene{s}_{scene.background}.jpg"), im)
     print(f"synthetic scenes: {args.scenes} (seed {args.seed}), held-out kingdoms shown: {n}")
     print(f"found:                           {found}/{n} = {found / n:.1%}")
     print(f"found with corner error < {GOOD:.0%}:   {good}/{n} = {good / n:.1%}  (target >= 99%)")
@@ -306,6 +344,12 @@ def score_mode(args) -> int:
               + ", ".join(f"{lo}-{lo + RESOLUTION_STEP}: {e}/{k}" if lo < RESOLUTION_TOP else f">={lo}: {e}/{k}"
                           for lo, (k, e) in sorted(by_resolution.items())))
     return 0
+
+
+@dataclasses.dataclass(frozen=True)
+class _Find:
+    corners: np.ndarray
+    kingdom: object
 
 
 #: --diagnose buckets of pixels per square, in steps of RESOLUTION_STEP up to RESOLUTION_TOP.

@@ -279,10 +279,48 @@ def test_colours_running_along_the_edge_make_a_board_cut_whatever_its_outline():
     blob = np.zeros((500, 800), np.uint8)
     blob[60:360, 300:600] = 1
     blob[:60, 380:500] = 1  # two squares of tiles up to the edge
-    assert _partial(blob, quad, 800, 500, pitch) == (True, _partial(blob, quad + [0, -60], 800, 500, pitch)[1])
+    assert _partial(blob, quad, 800, 500, pitch) == (["top"], [])
     blob[:60] = 0
     blob[:60, 420:465] = 1  # a castle's width
-    assert _partial(blob, quad, 800, 500, pitch) == (False, "")
+    assert _partial(blob, quad, 800, 500, pitch) == ([], [])
+
+
+def _turned_board_near_edge(gap: float):
+    """A labelled board turned 45 degrees whose right corner lies `gap` px inside the photo's right edge."""
+    rng = np.random.default_rng(2)
+    w, h, r = 1000, 800, 230.0
+    cx, cy = w - gap - r, 380.0
+    quad = np.array([[cx - r, cy], [cx, cy - r], [cx + r, cy], [cx, cy + r]])  # TL, TR, BR, BL of the board
+    return scene_with_quads(labelled_boards()[:1], [quad], rng, size=(w, h), background_kind="table")
+
+
+@pytest.mark.parametrize("gap", [3, 8])
+def test_board_corner_a_few_pixels_from_the_edge_is_whole(gap):
+    """A whole board at 45 degrees whose corner nearly touches the photo's edge: its colours meet the
+    edge over a few pixels at most (a closing once glued it to the edge, so it passed for cut)."""
+    scene = _turned_board_near_edge(gap)
+    assert not scene.kingdoms[0].partial
+    found = localise(_photo(scene.image)).boards
+    assert len(found) == 1 and not found[0].partial
+    assert _best_match(found, scene.kingdoms[0].corners)[1] < 0.02
+
+
+def test_board_corner_just_past_the_edge_is_partial():
+    """The same board with its corner a little past the edge: the grid settled on its seams runs past it."""
+    scene = _turned_board_near_edge(-12)
+    assert scene.kingdoms[0].partial
+    found = localise(_photo(scene.image)).boards
+    assert len(found) == 1 and found[0].partial and "right" in found[0].missing
+
+
+def test_closing_does_not_glue_a_blob_to_the_photo_edge():
+    from kscore.photo.localise import _close
+
+    mask = np.zeros((100, 100), np.uint8)
+    mask[20:80, 4:60] = 1  # 4 px from the left edge
+    closed = _close(mask, 15)
+    assert not closed[:, :4].any()
+    assert closed[20:80, 4:60].all()
 
 
 def test_tile_colours_judged_on_the_region_not_its_box():

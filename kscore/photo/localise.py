@@ -62,6 +62,9 @@ SHIFT_GAIN = 1.02
 TILE_SATURATED = 0.7
 #: Squares along the photo's edge a kingdom's colours must run to be cut there whatever its outline says.
 CUT_RUN = 1.5
+#: ... and at least this many squares when its outline reaches that edge too: under it, a board turned
+#: ~45 degrees whose corner lies a pixel inside the photo or just past it, the grid decides (see _partial).
+NEAR_RUN = 0.25
 #: Seam share below which the size counted is in doubt, and how close the other size's share on the
 #: rough outline must come for both grids to be polished and compared.
 SURE_SEAMS = 0.9
@@ -243,7 +246,7 @@ def candidate_quads(fg: np.ndarray, min_area_frac: float = 0.015) -> list[tuple[
     mask = (cv2.GaussianBlur(fg, (0, 0), 1.5) > 0.5).astype(np.uint8)
     k = max(3, int(min(h, w) * 0.006)) | 1
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))  # thin mat lines, specks
-    mask = cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3 * k, 3 * k), np.uint8))  # seams, dim tiles
+    mask = _close(opened, 3 * k)  # seams, dim tiles
     min_area = min_area_frac * h * w
     out = []
     for blob, contour in _blobs(mask, min_area):
@@ -257,6 +260,18 @@ def candidate_quads(fg: np.ndarray, min_area_frac: float = 0.015) -> list[tuple[
             if quad is not None:
                 out.append((quad, part))
     return out
+
+
+def _close(mask: np.ndarray, k: int) -> np.ndarray:
+    """Morphological closing with the photo's outside empty.
+
+    OpenCV's erosion treats pixels past the image as set, so a closing glued
+    any blob within half a kernel of the photo's edge onto it, and a whole
+    board a few pixels from the edge passed for one cut by it.
+    """
+    padded = cv2.copyMakeBorder(mask, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
+    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    return closed[k:-k, k:-k]
 
 
 def _blobs(mask: np.ndarray, min_area: float) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -514,16 +529,9 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         as_is = fit_lattice(work, outline)
         if as_is.seams > fit.seams:
             quad, fit = outline, as_is
-    partial, missing = _partial(blob, quad, w, h, np.sqrt(quad_area(quad)) / fit.size)
-    if partial:
-        # A cut board shows a lattice that doesn't fit 5 or 7 squares across:
-        # weaker evidence, but it is only reported, never scored.
-        x, y, bw, bh = cv2.boundingRect(blob)
-        box = (slice(y, y + bh), slice(x, x + bw))
-        if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[box], blob[box]) or not _textured(work[box], blob[box]):
-            return None
-        # Reported by its visible outline: the lattice completed past the photo's edge is a guess.
-        return FoundBoard(photo_order(outline)[0] * to_original, fit.size, True, missing, fit.seams, fit.contrast)
+    cut, touched = _partial(blob, quad, w, h, np.sqrt(quad_area(quad)) / fit.size)
+    if cut:
+        return _cut_board(work, blob, outline, fit, cut + touched, to_original)
     results = [_polish(work, edges, quad, fit.size)]
     other = 12 - fit.size  # 5 <-> 7
     if fit.seams < SURE_SEAMS and lattice_evidence(work, outline, other).seams > fit.seams - SIZE_DOUBT:
@@ -533,10 +541,30 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         results.append(_polish(work, edges, outline, other, rescue=False))
     results = [r for r in results if r is not None]
     if not results:
+        return _cut_board(work, blob, outline, fit, touched, to_original) if touched else None
+    best, best_fit = max(results, key=lambda r: (r[1].seams, r[1].contrast))
+    past = [side for side in touched if _past_edge(best, w, h, side)]
+    if past:
+        # Its colours touched the edge only briefly (a corner): the grid settled
+        # on its seams says whether the board runs past it.
+        return _cut_board(work, blob, outline, fit, past, to_original)
+    missing = _outside(best, w, h, np.sqrt(quad_area(best)) / best_fit.size)
+    return FoundBoard(photo_order(best)[0] * to_original, best_fit.size, bool(missing), missing, best_fit.seams,
+                      best_fit.contrast)
+
+
+def _cut_board(work, blob: np.ndarray, outline: Quad, fit, sides: list[str], to_original: float) -> FoundBoard | None:
+    """A board the photo's edge cuts on `sides`, reported by its visible outline, or None when it isn't one.
+
+    A cut board shows a lattice that doesn't fit 5 or 7 squares across:
+    weaker evidence, but it is only reported, never scored.
+    """
+    x, y, bw, bh = cv2.boundingRect(blob)
+    box = (slice(y, y + bh), slice(x, x + bw))
+    if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[box], blob[box]) or not _textured(work[box], blob[box]):
         return None
-    quad, fit = max(results, key=lambda r: (r[1].seams, r[1].contrast))
-    missing = _outside(quad, w, h, np.sqrt(quad_area(quad)) / fit.size)
-    return FoundBoard(photo_order(quad)[0] * to_original, fit.size, bool(missing), missing, fit.seams, fit.contrast)
+    # Reported by its visible outline: the lattice completed past the photo's edge is a guess.
+    return FoundBoard(photo_order(outline)[0] * to_original, fit.size, True, _cut_text(sides), fit.seams, fit.contrast)
 
 
 def _polish(work, edges, quad: Quad, size: int, rescue: bool = True):
@@ -685,8 +713,8 @@ def _plausible(quad: Quad, w: int, h: int, cut: bool = False) -> bool:
     return min(sides) > 0.3 * max(sides) and _aspect(quad) < SPLIT_ASPECT
 
 
-def _partial(blob: np.ndarray, quad: Quad, w: int, h: int, pitch: float) -> tuple[bool, str]:
-    """Whether the board runs off the photo, and which way.
+def _partial(blob: np.ndarray, quad: Quad, w: int, h: int, pitch: float) -> tuple[list[str], list[str]]:
+    """Which edges of the photo the board runs off: (cut, touched).
 
     Cut on a side when its colours reach that edge of the photo and so does
     its outline (within a third of a square), or its colours run along that
@@ -694,13 +722,27 @@ def _partial(blob: np.ndarray, quad: Quad, w: int, h: int, pitch: float) -> tupl
     near the edge reaches it alone but narrowly, and an outline overshooting
     a board near the edge by a pixel does so alone. (A four-sided outline
     cuts the corner off a kingdom whose corner the photo's edge cut.)
+    Touched, not known to be cut, when the colours meet the edge over less
+    than NEAR_RUN squares: a corner a pixel inside the photo or just past it.
     """
     edge, m = 2, pitch / 3
-    cut = [side for side, strip, near in (
+    cut, touched = [], []
+    for side, strip, near in (
         ("left", blob[:, :edge], quad[:, 0].min() < m), ("right", blob[:, -edge:], quad[:, 0].max() > w - m),
         ("top", blob[:edge], quad[:, 1].min() < m), ("bottom", blob[-edge:], quad[:, 1].max() > h - m),
-    ) if strip.any() and (near or strip.any(axis=int(strip.shape[0] > strip.shape[1])).sum() > CUT_RUN * pitch)]
-    return bool(cut), _cut_text(cut)
+    ):
+        run = int(strip.any(axis=int(strip.shape[0] > strip.shape[1])).sum())  # pixels along the edge
+        if run > CUT_RUN * pitch or (near and run > NEAR_RUN * pitch):
+            cut.append(side)
+        elif near and run:
+            touched.append(side)
+    return cut, touched
+
+
+def _past_edge(quad: Quad, w: int, h: int, side: str) -> bool:
+    """Whether a corner of the grid lies past that edge of the photo."""
+    x, y = quad[:, 0], quad[:, 1]
+    return bool({"left": x.min() < 0, "right": x.max() > w, "top": y.min() < 0, "bottom": y.max() > h}[side])
 
 
 def _outside(quad: Quad, w: int, h: int, pitch: float) -> str:
