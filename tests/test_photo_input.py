@@ -71,3 +71,40 @@ def test_existing_reading_is_never_overwritten_without_force(tmp_path):
     assert "photo.kingdom.bak" in message
     assert (tmp_path / "photo.kingdom.bak").read_text() == "my corrections\n"
     assert "[photo]" in target.read_text()
+
+
+def _large_jpeg(tmp_path, copies: int):
+    """A 4000x3000 JPEG of the sample table, once filling it or `copies` (4) times side by side."""
+    from conftest import PROJECT
+
+    sample = cv2.imread(str(PROJECT / "sample_images" / "table_5x5.jpg"))
+    if copies == 1:
+        canvas = cv2.resize(sample, (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    else:
+        small = cv2.resize(sample, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA)
+        canvas = np.full((3000, 4000, 3), np.median(sample.reshape(-1, 3), axis=0), np.uint8)
+        h, w = small.shape[:2]
+        for y, x in [(100, 100), (100, 2100), (1550, 100), (1550, 2100)]:
+            canvas[y : y + h, x : x + w] = small
+    path = tmp_path / f"table{copies}.jpg"
+    cv2.imwrite(str(path), canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path
+
+
+def test_small_kingdoms_are_read_from_a_finer_decode_of_the_photo(tmp_path):
+    from kscore.photo.load import load_photo
+    from kscore.photo.localise import localise
+    from kscore.photo_input import photo_for_reading
+
+    four = load_photo(_large_jpeg(tmp_path, 4))
+    boards = [b for b in localise(four).boards if not b.partial]
+    assert four.scale == pytest.approx(2.0) and len(boards) == 4  # found at ~64 px per square...
+    assert photo_for_reading(four, boards).scale == pytest.approx(1.0)  # ...read at ~128
+
+    one = load_photo(_large_jpeg(tmp_path, 1))
+    assert photo_for_reading(one, localise(one).boards) is one  # already over 100 px per square
+
+    game = read_photo(tmp_path / "table4.jpg")
+    assert len(game.kingdoms) == 4
+    readings = {tuple((s.terrain, s.crowns) for row in k.rows for s in row) for k in game.kingdoms}
+    assert len(readings) == 1  # the same kingdom, read alike

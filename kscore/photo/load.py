@@ -106,8 +106,12 @@ def choose_reduction(shown_size: tuple[int, int], min_long_side: int = DEFAULT_M
     return factor
 
 
-def load_photo(path: Path | str, min_long_side: int = DEFAULT_MIN_LONG_SIDE) -> Photo:
-    """Decode `path` (EXIF orientation applied) at the cheapest adequate scale."""
+def load_photo(path: Path | str, min_long_side: int = DEFAULT_MIN_LONG_SIDE, reduction: int | None = None) -> Photo:
+    """Decode `path` (EXIF orientation applied) at the cheapest adequate scale.
+
+    reduction: decode a JPEG at exactly 1/1, 1/2, 1/4 or 1/8 instead (for the
+    detail of a kingdom that came out small; other formats always decode whole).
+    """
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -125,7 +129,7 @@ def load_photo(path: Path | str, min_long_side: int = DEFAULT_MIN_LONG_SIDE) -> 
             raise PhotoError(f"{path} is not an image OpenCV can decode")
         photo = Photo(path, image, (image.shape[1], image.shape[0]))
     else:
-        factor = choose_reduction(header.shown_size, min_long_side)
+        factor = reduction if reduction in _REDUCED else choose_reduction(header.shown_size, min_long_side)
         image = cv2.imdecode(buffer, _REDUCED[factor])
         if image is None:
             raise PhotoError(f"{path} looks like a JPEG but does not decode")
