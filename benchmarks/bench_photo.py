@@ -8,8 +8,8 @@ most 3x the time cv2.imread takes just to decode the file at full size.
 
 Without PHOTO it makes a 12 MP JPEG (4000x3000, quality 92) from
 ../shared/data/photos/blarc_test2.jpg in a temporary folder, and a second one
-holding that photo four times (2x2, four kingdoms at ~150 px per square, read
-from a finer decode than the one that finds them: photo_input.photo_for_reading).
+holding that photo four times (2x2: four kingdoms of ~75 px per square in the
+reduced decode, enough to read them without decoding again).
 """
 
 from __future__ import annotations

@@ -117,26 +117,26 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
 
 
 def photo_for_reading(photo, boards):
-    """The photo to cut kingdoms from: decoded again more finely when one came out under 100 px per square.
+    """The photo to cut kingdoms from: decoded again more finely when a kingdom came out too small to read.
 
-    Finding kingdoms needs few pixels, reading crowns needs ~100 per square.
-    The reduced decode that serves localisation leaves a kingdom that fills a
-    quarter of a 12 MP photo (four players in one shot) at ~65 px per square,
-    so the file is decoded once more at the smallest reduction that gives
-    every kingdom its 100 px (or whole). Photos already decoded whole, and
-    photos with no file behind them, are returned as they are.
+    Finding kingdoms needs few pixels; the recogniser reads squares at
+    features.CELL (50) px a side. The reduced decode that serves localisation
+    (long side >= 1600 px) can leave a kingdom below that when a photo holds
+    many (five or six players in one shot), and the far rows of a tilted
+    board have fewer pixels than its mean. So when a kingdom's shortest side
+    gives under READ_PX_PER_SQUARE, the file is decoded once more at the
+    smallest reduction that gives every kingdom that many (or whole). Photos
+    decoded whole, and photos with no file behind them, are returned as they are.
     """
-    from .photo.geometry import side_length
     from .photo.load import PhotoError, load_photo
-    from .photo.rectify import SQUARE_PX
 
     if photo.scale <= 1 or not boards or not Path(photo.path).is_file():
         return photo
-    finest = min(side_length(b.corners) / b.size for b in boards)  # px per square in the original photo
-    if finest / photo.scale >= SQUARE_PX:
+    finest = min(_shortest_side(b.corners) / b.size for b in boards)  # px per square in the original photo
+    if finest / photo.scale >= READ_PX_PER_SQUARE:
         return photo
     reduction = 1
-    while reduction < 8 and finest / (reduction * 2) >= SQUARE_PX:
+    while reduction < 8 and finest / (reduction * 2) >= READ_PX_PER_SQUARE:
         reduction *= 2
     if reduction >= photo.scale:
         return photo
@@ -144,6 +144,17 @@ def photo_for_reading(photo, boards):
         return load_photo(photo.path, reduction=reduction)
     except PhotoError:  # it decoded a moment ago; keep what we have
         return photo
+
+
+#: features.CELL (50 px per square, the scale squares are read at) and a margin.
+READ_PX_PER_SQUARE = 64
+
+
+def _shortest_side(corners) -> float:
+    import numpy as np
+
+    q = np.asarray(corners, float)
+    return float(min(np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4)))
 
 
 def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=None, occlusion: bool = True):
