@@ -233,11 +233,13 @@ def _tileness(vfg, g_across, x0, x1, y_lines, pitch) -> float:
     return fgm + 0.5 * min(max(ratio - 1.0, 0.0), 2.0)
 
 
-def complete_lattice(image: np.ndarray, fg: np.ndarray, quad: Quad) -> tuple[Quad, int | None]:
+def complete_lattice(image: np.ndarray, fg: np.ndarray, quad: Quad) -> tuple[list[Quad], int | None]:
     """Count the squares the quad spans; add rows/columns the colours missed.
 
-    Returns the grid's quad and its size, or the quad unchanged and None when
-    the seams' period can't be read (fit_lattice then decides).
+    Returns the grid's quad and its size; several quads (each placement of the
+    missing rows) when the colours can't say on which side they lie but one
+    side of the quad shows all its squares, so the size is sure; [quad] and
+    None when the seams' period can't be read (fit_lattice then decides).
     """
     side, room = _VIEW, int(_ROOM * _VIEW)
     full = side + 2 * room
@@ -250,7 +252,7 @@ def complete_lattice(image: np.ndarray, fg: np.ndarray, quad: Quad) -> tuple[Qua
     px = _period(gx[inner].mean(axis=0), room, room + side)
     py = _period(gy[:, inner].mean(axis=1), room, room + side)
     if px is None or py is None:
-        return quad, None
+        return [quad], None
     ends = []
     for period in (px, py):
         i0 = int(np.argmin(np.abs(period.lines - room)))
@@ -259,43 +261,59 @@ def complete_lattice(image: np.ndarray, fg: np.ndarray, quad: Quad) -> tuple[Qua
     counts = [e[1] - e[0] for e in ends]
     size = min(SIZES, key=lambda n: (abs(n - counts[0]) + abs(n - counts[1]), n))
     if abs(size - counts[0]) + abs(size - counts[1]) > 4:
-        return quad, None
+        return [quad], None
     # adjust columns (axis 0, seams across: gy) then rows (axis 1, seams across: gx)
-    for axis in (0, 1):
-        period, other = (px, py) if axis == 0 else (py, px)
-        e, oe = ends[axis], ends[1 - axis]
-        y_lines = other.lines[oe[0] : oe[1] + 1]
-        fg_view = vfg if axis == 0 else vfg.T
-        across = gy if axis == 0 else gx.T
-        lines = period.lines
-        while e[1] - e[0] != size:
-            grow = e[1] - e[0] < size
-            if grow:
-                if e[0] == 0 or e[1] == len(lines) - 1:
-                    break
-                left = _tileness(fg_view, across, lines[e[0] - 1], lines[e[0]], y_lines, period.pitch)
-                right = _tileness(fg_view, across, lines[e[1]], lines[e[1] + 1], y_lines, period.pitch)
-                # Only when one side clearly holds tiles: a wrong guess costs a whole row.
-                if max(left, right) < 0.3 or max(left, right) < 1.5 * min(left, right):
-                    return quad, None
-                if left > right:
-                    e[0] -= 1
-                else:
-                    e[1] += 1
-            else:
-                left = _tileness(fg_view, across, lines[e[0]], lines[e[0] + 1], y_lines, period.pitch)
-                right = _tileness(fg_view, across, lines[e[1] - 1], lines[e[1]], y_lines, period.pitch)
-                if left < right:
-                    e[0] += 1
-                else:
-                    e[1] -= 1
-    if any(e[1] - e[0] != size for e in ends):
-        return quad, None
-    x0, x1 = px.lines[ends[0][0]], px.lines[ends[0][1]]
-    y0, y1 = py.lines[ends[1][0]], py.lines[ends[1][1]]
-    corners = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
-    back = cv2.perspectiveTransform(corners, np.linalg.inv(hom)).reshape(4, 2).astype(np.float64)
-    return back, size
+    columns = _line_ranges(ends[0], size, px, py.lines[ends[1][0] : ends[1][1] + 1], vfg, gy)
+    if not columns:
+        return [quad], None
+    span = columns[0] if len(columns) == 1 else ends[0]  # the rows' tileness is judged across these columns
+    options = [columns, _line_ranges(ends[1], size, py, px.lines[span[0] : span[1] + 1], vfg.T, gx.T)]
+    inv = np.linalg.inv(hom)
+    quads = []
+    for e0 in options[0]:
+        for e1 in options[1]:
+            x0, x1 = px.lines[e0[0]], px.lines[e0[1]]
+            y0, y1 = py.lines[e1[0]], py.lines[e1[1]]
+            corners = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
+            quads.append(cv2.perspectiveTransform(corners, inv).reshape(4, 2).astype(np.float64))
+    if not quads or (len(quads) > 1 and size not in counts):
+        # No room for the rows, or the colours couldn't place them and neither
+        # side shows all its squares: the period may be misread (a steep view).
+        return [quad], None
+    return quads, size
+
+
+def _line_ranges(ends: list[int], size: int, period: Period, y_lines: np.ndarray, fg_view, across) -> list[list[int]]:
+    """The line index ranges [first, last] spanning `size` squares along one axis, grown or shrunk from `ends`.
+
+    A row is added on the side that clearly holds tiles (see _tileness);
+    when neither does, every split of the rows still missing is returned,
+    for the seams to decide. [] when the lattice runs out of lines.
+    """
+    lines = period.lines
+    e = list(ends)
+    while e[1] - e[0] > size:
+        left = _tileness(fg_view, across, lines[e[0]], lines[e[0] + 1], y_lines, period.pitch)
+        right = _tileness(fg_view, across, lines[e[1] - 1], lines[e[1]], y_lines, period.pitch)
+        if left < right:
+            e[0] += 1
+        else:
+            e[1] -= 1
+    while e[1] - e[0] < size:
+        if e[0] == 0 or e[1] == len(lines) - 1:
+            return []
+        left = _tileness(fg_view, across, lines[e[0] - 1], lines[e[0]], y_lines, period.pitch)
+        right = _tileness(fg_view, across, lines[e[1]], lines[e[1] + 1], y_lines, period.pitch)
+        # Only when one side clearly holds tiles: a wrong guess costs a whole row.
+        if max(left, right) < 0.3 or max(left, right) < 1.5 * min(left, right):
+            missing = size - (e[1] - e[0])
+            return [[e[0] - k, e[1] + missing - k] for k in range(missing + 1)
+                    if e[0] - k >= 0 and e[1] + missing - k <= len(lines) - 1]
+        if left > right:
+            e[0] -= 1
+        else:
+            e[1] += 1
+    return [e]
 
 
 # ---------------------------------------------------------------- final fit

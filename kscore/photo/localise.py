@@ -521,7 +521,15 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
     if not _plausible(quad, w, h) and not (_touches_edge(blob) and _plausible(quad, w, h, cut=True)):
         return None
     outline = quad
-    quad, size = complete_lattice(work, fg, quad)
+    options, size = complete_lattice(work, fg, quad)
+    quad = options[0]
+    if len(options) > 1:
+        # Rows the colours missed (dark tiles on a dark mat) that could lie on
+        # either side: each placement, and the outline as it stands, settles on
+        # its seams; the one showing most wins.
+        settled = [r for r in (_polish(work, edges, q, size, rescue=False) for q in options + [outline]) if r]
+        if settled:
+            quad = max(settled, key=lambda r: (r[1].seams, r[1].contrast))[0]
     fit = fit_lattice(work, quad, (size,) if size else None)
     if size is not None and quad is not outline:
         # Counting squares can misread the period (a steep view, a castle on a
