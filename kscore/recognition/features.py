@@ -23,7 +23,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-FEATURE_VERSION = 7
+FEATURE_VERSION = 8
 
 #: Callers hand squares of any size; they are resampled to this many pixels a side.
 SQUARE_PX = 100
