@@ -21,6 +21,13 @@ import numpy as np
 #: Decode so that the long side keeps at least this many pixels.
 DEFAULT_MIN_LONG_SIDE = 1600
 
+#: iPhones save HEIC by default; OpenCV's wheels cannot decode it.
+HEIF_SUFFIXES = frozenset({".heic", ".heif"})
+HEIF_ADVICE = ("HEIC/HEIF photos cannot be decoded here; save or export it as JPEG "
+               "(iPhone: Settings > Camera > Formats > Most Compatible takes JPEGs)")
+#: A photo shorter than this cannot give a kingdom the ~30 px per square reading needs.
+MIN_SHORT_SIDE = 150
+
 _REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
@@ -127,22 +134,12 @@ def load_photo(path: Path | str, min_long_side: int = DEFAULT_MIN_LONG_SIDE, red
             if path.suffix.lower() in HEIF_SUFFIXES:
                 raise PhotoError(f"{path}: {HEIF_ADVICE}")
             raise PhotoError(f"{path} is not an image OpenCV can decode")
-        photo = Photo(path, image, (image.shape[1], image.shape[0]))
-    else:
-        factor = reduction if reduction in _REDUCED else choose_reduction(header.shown_size, min_long_side)
-        image = cv2.imdecode(buffer, _REDUCED[factor])
-        if image is None:
-            raise PhotoError(f"{path} looks like a JPEG but does not decode")
-        photo = Photo(path, image, header.shown_size)
-    return photo
-
-
-#: iPhones save HEIC by default; OpenCV's wheels cannot decode it.
-HEIF_SUFFIXES = frozenset({".heic", ".heif"})
-HEIF_ADVICE = ("HEIC/HEIF photos cannot be decoded here; save or export it as JPEG "
-               "(iPhone: Settings > Camera > Formats > Most Compatible takes JPEGs)")
-#: Below this the kingdom cannot have the ~30 px per square the recogniser needs.
-MIN_SHORT_SIDE = 150
+        return Photo(path, image, (image.shape[1], image.shape[0]))
+    factor = reduction if reduction in _REDUCED else choose_reduction(header.shown_size, min_long_side)
+    image = cv2.imdecode(buffer, _REDUCED[factor])
+    if image is None:
+        raise PhotoError(f"{path} looks like a JPEG but does not decode")
+    return Photo(path, image, header.shown_size)
 
 
 def check_usable(photo: Photo) -> None:

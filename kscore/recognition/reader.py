@@ -85,7 +85,8 @@ def read_with_unseen(reading: BoardReading, unseen: dict[Position, float], tiles
     for p in unseen:
         kingdom = kingdom.with_square(p, replace(kingdom[p], uncertain=True))
     if unseen:
-        changes.append(f"{', '.join(square_name(p) for p in sorted(unseen))}: a standing castle hides it from"
+        them = "them" if len(unseen) > 1 else "it"
+        changes.append(f"{'; '.join(square_name(p) for p in sorted(unseen))}: a standing castle hides {them} from"
                        " where the photo was taken; check by eye")
     return BoardReading(kingdom, terrain, crowns, changes)
 
