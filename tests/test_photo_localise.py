@@ -337,3 +337,19 @@ def test_tile_colours_judged_on_the_region_not_its_box():
     assert not _tile_colours(box)
     assert _tile_colours(box, region)
     assert not _tile_colours(box, 1 - region)  # the table alone
+
+
+def test_soft_shadow_edge_is_table_not_tiles():
+    """A cast shadow's soft edge is a ramp from lit table to shade, not texture: its rim once
+    passed for tiles and joined the kingdom's blob (synthetic white tables, seed 5)."""
+    from kscore.photo.localise import foreground
+
+    rng = np.random.default_rng(4)
+    table = np.clip(background("table", rng, 600, 800), 0, 255).astype(np.float32)
+    shade = np.zeros((600, 800), np.float32)
+    cv2.fillConvexPoly(shade, np.array([[150, 200], [600, 150], [650, 300], [200, 420]], np.int32), 1.0)
+    shade = cv2.GaussianBlur(shade, (0, 0), 6.0)  # soft: a sharp edge (sigma 2-3 px) still shows
+    image = np.clip(table * (1 - 0.45 * shade)[..., None], 0, 255).astype(np.uint8)
+    fg = foreground(image)
+    rim = (shade > 0.1) & (shade < 0.9)
+    assert (fg[rim] > 0.5).mean() < 0.05

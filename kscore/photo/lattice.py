@@ -111,12 +111,19 @@ def _line_samples(size: int, samples: int) -> tuple[np.ndarray, np.ndarray]:
     return points, kind
 
 
-def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, samples: int = 8) -> float:
-    """Mean edge strength across all the grid's lines (outer edges included).
+def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, samples: int = 8,
+                cap: float | None = None) -> float:
+    """Mean edge strength across all the grid's lines (outer edges included), each sample at most `cap`.
 
     Sampled at points along each line, taking the gradient component across the
     line (from the homography's Jacobian): peaks when the grid sits on the seams.
     """
+    across = seam_samples(edges, quad, size, samples)
+    return float(np.mean(across if cap is None else np.minimum(across, cap)))
+
+
+def seam_samples(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, samples: int = 8) -> np.ndarray:
+    """The edge strength across the grid's lines at each sample point (see seam_energy)."""
     gx, gy = edges
     h, w = gx.shape
     hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]), np.float32(quad))
@@ -132,7 +139,7 @@ def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, sam
     norm = np.hypot(dx, dy) + 1e-12
     xi = np.clip((x + 0.5).astype(int), 0, w - 1)
     yi = np.clip((y + 0.5).astype(int), 0, h - 1)
-    return float(np.mean((np.abs(dx) * gx[yi, xi] + np.abs(dy) * gy[yi, xi]) / norm))
+    return (np.abs(dx) * gx[yi, xi] + np.abs(dy) * gy[yi, xi]) / norm
 
 
 def shifted(quad: Quad, size: int, dx: float, dy: float, n: int | None = None) -> Quad:

@@ -35,6 +35,7 @@ from .lattice import (
     lattice_evidence,
     refine_lattice,
     seam_energy,
+    seam_samples,
     shifted,
 )
 from .load import Photo
@@ -58,6 +59,8 @@ SPLIT_ASPECT = 1.75
 WALK_STEPS = 4
 #: A shifted grid must put this much more edge on its lines to replace the grid found.
 SHIFT_GAIN = 1.02
+#: Percentile of the grid's own edge samples at which every sample is capped when comparing shifts.
+SHIFT_CAP = 75
 #: Share of a partial kingdom's pixels that must be saturated (see _tile_colours).
 TILE_SATURATED = 0.7
 #: Squares along the photo's edge a kingdom's colours must run to be cut there whatever its outline says.
@@ -141,10 +144,24 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.
         f[..., 1] / total * 3 * cb / 2, cb - 1
     ).astype(np.int32)
     chroma_like = _border_likeness(chroma, s, (cb, cb), skip)
-    smooth_limit = 1.5 * float(np.percentile(std[table], 75)) + 3.0
+    texture2 = _ramp_free_variance(std, mean)
+    smooth_limit = 1.5 * float(np.sqrt(np.percentile(texture2[table], 75))) + 3.0
     darker = grey < float(np.median(grey[table]))
-    shadow = chroma_like * darker * (std < smooth_limit)
+    shadow = chroma_like * darker * (texture2 < smooth_limit**2)
     return (fg * (1.0 - shadow)).astype(np.float32)
+
+
+def _ramp_free_variance(std: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """Local grey variance (7x7) less what a straight ramp of the local slope gives.
+
+    A shadow's soft edge is a ramp from lit table to shade: its plain std
+    made it pass for texture, and its rim for tiles (a 7x7 box over a ramp
+    of slope g has variance 4 g^2; Sobel gives 8 g). Tiles' detail is not a ramp.
+    """
+    gx = cv2.Sobel(mean, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(mean, cv2.CV_32F, 0, 1, ksize=3)
+    ramp = cv2.add(cv2.multiply(gx, gx), cv2.multiply(gy, gy))
+    return cv2.max(cv2.scaleAdd(ramp, -1.0 / 16, cv2.multiply(std, std)), 0.0)
 
 
 def _strip_segments(h: int, w: int, s: int, per_side: int = SEGMENTS) -> list[tuple[slice, slice]]:
@@ -628,16 +645,22 @@ def _settle_shift(work, edges, quad: Quad, fit):
     The seams inside cannot tell a grid from its shifted copy (a row of table
     taken for the row of dark tiles it hides), but the board's outline can: on
     the true grid every outer line is the board's edge (synthetic: the true
-    grid beats all 8 shifts in 301 of 302 kingdoms, by 7% at the 95th pct).
+    grid beats all 8 shifts in 301 of 302 kingdoms, by 7% at the 95th pct,
+    measured before the cap). Each edge sample is capped at the grid's own
+    SHIFT_CAP percentile: a cutting mat's printed lines outshine seams and
+    pulled a well-placed grid a square onto them.
     """
     h, w = work.shape[:2]
     for _ in range(2):  # a corner two squares off comes back in two steps
-        best = seam_energy(edges, quad, fit.size)
+        # Samples count at most as much as the grid's typical strong one: a mat's
+        # printed lines, far stronger than seams, must not pull the grid onto them.
+        cap = float(np.percentile(seam_samples(edges, quad, fit.size), SHIFT_CAP))
+        best = seam_energy(edges, quad, fit.size, cap=cap)
         moves = [g for g in (shifted(quad, fit.size, dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
                  if _plausible(g, w, h)]
         if not moves:
             break
-        energies = [seam_energy(edges, g, fit.size) for g in moves]
+        energies = [seam_energy(edges, g, fit.size, cap=cap) for g in moves]
         i = int(np.argmax(energies))
         if energies[i] <= SHIFT_GAIN * best:
             break
