@@ -11,7 +11,8 @@ Stages, each a pure function on arrays:
    Repeated, so perspective left by the first guess shrinks each time.
 4. lattice.py: the seams' period says how many squares the quad spans; a
    row or column the colours missed (lake tiles on a blue mat) is added back
-   on the side that looks like tiles; the grid size (5 or 7) is the one whose
+   on the side that looks like tiles (when neither side does, each placement
+   is settled on its seams and the best kept); the grid size (5 or 7) is the one whose
    seams the board shows, clutter shows none; finally the grid lines are
    nudged onto the seams.
 A board filling the whole photo (a cropped top-down board) has no border
