@@ -25,7 +25,7 @@ PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
 
 from kscore.dataset import load_boards  # noqa: E402
-from kscore.photo.geometry import corner_error  # noqa: E402
+from kscore.photo.geometry import corner_error, shortest_side  # noqa: E402
 from kscore.photo.load import Photo  # noqa: E402
 from kscore.photo.localise import localise  # noqa: E402
 from kscore.photo.synth import BoardSource, compose_board, make_scene  # noqa: E402
@@ -358,9 +358,7 @@ RESOLUTION_STEP, RESOLUTION_TOP = 20, 100
 
 def _resolution_bucket(truth) -> int:
     """Lower bound of the pixels-per-square bucket of a true kingdom (its shortest side in the scene / its squares)."""
-    q = truth.corners
-    shortest = min(float(np.linalg.norm(q[i] - q[(i + 1) % 4])) for i in range(4))
-    return min(int(shortest / truth.kingdom.size) // RESOLUTION_STEP * RESOLUTION_STEP, RESOLUTION_TOP)
+    return min(int(shortest_side(truth.corners) / truth.kingdom.size) // RESOLUTION_STEP * RESOLUTION_STEP, RESOLUTION_TOP)
 
 
 if __name__ == "__main__":

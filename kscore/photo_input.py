@@ -128,16 +128,15 @@ def photo_for_reading(photo, boards):
     smallest reduction that gives every kingdom that many (or whole). Photos
     decoded whole, and photos with no file behind them, are returned as they are.
     """
-    from .photo.load import PhotoError, load_photo
+    from .photo.geometry import shortest_side
+    from .photo.load import PhotoError, largest_reduction, load_photo
 
     if photo.scale <= 1 or not boards or not Path(photo.path).is_file():
         return photo
-    finest = min(_shortest_side(b.corners) / b.size for b in boards)  # px per square in the original photo
+    finest = min(shortest_side(b.corners) / b.size for b in boards)  # px per square in the original photo
     if finest / photo.scale >= READ_PX_PER_SQUARE:
         return photo
-    reduction = 1
-    while reduction < 8 and finest / (reduction * 2) >= READ_PX_PER_SQUARE:
-        reduction *= 2
+    reduction = largest_reduction(finest, READ_PX_PER_SQUARE)
     if reduction >= photo.scale:
         return photo
     try:
@@ -148,13 +147,6 @@ def photo_for_reading(photo, boards):
 
 #: features.CELL (50 px per square, the scale squares are read at) and a margin.
 READ_PX_PER_SQUARE = 64
-
-
-def _shortest_side(corners) -> float:
-    import numpy as np
-
-    q = np.asarray(corners, float)
-    return float(min(np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4)))
 
 
 def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=None, occlusion: bool = True):

@@ -38,10 +38,20 @@ def photo_order(points: np.ndarray) -> tuple[Quad, int]:
     return np.roll(cw, -best_turn, axis=0), best_turn
 
 
+def side_lengths(quad: Quad) -> np.ndarray:
+    """The four side lengths of a quad, TL-TR first."""
+    quad = np.asarray(quad, dtype=np.float64)
+    return np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+
+
 def side_length(quad: Quad) -> float:
     """Mean side length of a quad, the unit corner errors are measured in."""
-    quad = np.asarray(quad, dtype=np.float64)
-    return float(np.mean([np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]))
+    return float(side_lengths(quad).mean())
+
+
+def shortest_side(quad: Quad) -> float:
+    """A tilted board's fewest pixels across: its pixels per square are this / squares."""
+    return float(side_lengths(quad).min())
 
 
 def corner_error(found: Quad, truth: Quad) -> float:

@@ -106,9 +106,13 @@ def _exif_orientation(tiff: bytes) -> int | None:
 
 def choose_reduction(shown_size: tuple[int, int], min_long_side: int = DEFAULT_MIN_LONG_SIDE) -> int:
     """The largest of 1, 2, 4, 8 that keeps the long side >= min_long_side."""
-    long_side = max(shown_size)
+    return largest_reduction(max(shown_size), min_long_side)
+
+
+def largest_reduction(pixels: float, needed: float) -> int:
+    """The largest JPEG decode reduction (1, 2, 4, 8) that keeps `pixels` at `needed` or more."""
     factor = 1
-    while factor < 8 and long_side / (factor * 2) >= min_long_side:
+    while factor < 8 and pixels / (factor * 2) >= needed:
         factor *= 2
     return factor
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .geometry import Quad
+from .geometry import Quad, side_length
 from .load import Photo
 
 SQUARE_PX = 100
@@ -28,7 +28,7 @@ def rectify(photo: Photo, corners: Quad, size: int, px: int = SQUARE_PX) -> np.n
     x1, y1 = np.ceil(np.minimum(quad.max(axis=0) + 3, [w, h])).astype(int)
     roi = image[y0:y1, x0:x1]
     quad = quad - [x0, y0]
-    board_side = np.mean([np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)])
+    board_side = side_length(quad)
     while board_side > 2 * side and min(roi.shape[:2]) > 4:
         roi = cv2.pyrDown(roi)
         quad = quad / 2
