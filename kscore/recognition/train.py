@@ -447,7 +447,9 @@ def fit_models(samples: list[Sample], folds: int = 3) -> Models:
         i = k // _SOFT_COPIES
         c = find_candidates(s.prepared, template, s.size)
         label, turn = _transferred_crowns(cands[i], labels[i], turns[i], c)
-        cands, labels, turns = cands + [c], labels + [label], turns + [turn]
+        cands.append(c)
+        labels.append(label)
+        turns.append(turn)
     samples = samples + soft_base
     candidate = _fit_candidates(cands, labels, turns)
 
