@@ -15,7 +15,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .geometry import Quad
+from .geometry import Quad, side_length
 
 SIZES = (5, 7)
 
@@ -154,7 +154,7 @@ def shifted(quad: Quad, size: int, dx: float, dy: float, n: int | None = None) -
 def refine_lattice(edges, quad: Quad, size: int, reach: float = 0.6) -> Quad:
     """Nudge corners (at most `reach` of a square) to sit the grid lines on the seams."""
     quad = np.asarray(quad, float).copy()
-    pitch = np.mean([np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]) / size
+    pitch = side_length(quad) / size
     best = seam_energy(edges, quad, size)
     start = quad.copy()
     step = 0.2 * pitch

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .geometry import Quad, photo_order, quad_area
+from .geometry import Quad, photo_order, quad_area, side_length, side_lengths
 from .lattice import (
     MIN_SEAMS,
     complete_lattice,
@@ -127,8 +127,7 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.
     blurred = cv2.GaussianBlur(image, (5, 5), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2Lab)
     grey = lab[..., 0].astype(np.float32)
-    mean = cv2.blur(grey, (7, 7))
-    std = np.sqrt(np.maximum(cv2.blur(grey * grey, (7, 7)) - mean * mean, 0))
+    mean, std = _local_contrast(grey, 7)
     s = max(2, int(strip * min(h, w)))
     if skip is None:
         skip = _tile_segments(lab, std, s)
@@ -331,7 +330,7 @@ def _regrow(part: np.ndarray, kernel: np.ndarray, blob: np.ndarray):
 
 def _aspect(quad: Quad) -> float:
     """Long over short, from the means of opposite sides."""
-    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    sides = side_lengths(quad)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     return max(a, b) / max(min(a, b), 1e-9)
 
@@ -355,7 +354,7 @@ def _fit_sides(points: np.ndarray, quad: Quad) -> Quad:
     the one most outline points agree with (RANSAC), so a bulge is ignored.
     """
     rng = np.random.default_rng(0)
-    side_len = np.mean([np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)])
+    side_len = side_length(quad)
     tol = max(1.5, 0.01 * side_len)
     # densify the outline so long straight runs have many points
     dense = []
@@ -569,12 +568,13 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
     if not results:
         return _cut_board(work, blob, outline, fit, touched, to_original) if touched else None
     best, best_fit = max(results, key=lambda r: (r[1].seams, r[1].contrast))
-    past = [side for side in touched if _past_edge(best, w, h, side)]
+    past = [side for side in touched if side in _sides_past(best, w, h)]
     if past:
         # Its colours touched the edge only briefly (a corner): the grid settled
         # on its seams says whether the board runs past it.
         return _cut_board(work, blob, outline, fit, past, to_original)
-    missing = _outside(best, w, h, np.sqrt(quad_area(best)) / best_fit.size)
+    # Past an edge by over a third of a square: the grid runs off the photo.
+    missing = _cut_text(_sides_past(best, w, h, np.sqrt(quad_area(best)) / best_fit.size / 3))
     return FoundBoard(photo_order(best)[0] * to_original, best_fit.size, bool(missing), missing, best_fit.seams,
                       best_fit.contrast)
 
@@ -720,10 +720,14 @@ def _textured(image: np.ndarray, mask: np.ndarray) -> bool:
     The upper quartile of local grey contrast over the mask (synthetic: flat
     clutter cut by the photo's edge 0.9-1.8, partial kingdoms 5.6 and up).
     """
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    mean = cv2.blur(grey, (5, 5))
-    std = np.sqrt(np.maximum(cv2.blur(grey * grey, (5, 5)) - mean * mean, 0))
+    _mean, std = _local_contrast(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), 5)
     return float(np.percentile(std[mask.astype(bool)], 75)) > MIN_TEXTURE
+
+
+def _local_contrast(grey: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Local mean and standard deviation of a float grey image over k x k boxes."""
+    mean = cv2.blur(grey, (k, k))
+    return mean, np.sqrt(np.maximum(cv2.blur(grey * grey, (k, k)) - mean * mean, 0))
 
 
 def _touches_edge(blob: np.ndarray, edge: int = 2) -> bool:
@@ -741,8 +745,8 @@ def _plausible(quad: Quad, w: int, h: int, cut: bool = False) -> bool:
         return False
     if cut:
         return True
-    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
-    return min(sides) > 0.3 * max(sides) and _aspect(quad) < SPLIT_ASPECT
+    sides = side_lengths(quad)
+    return sides.min() > 0.3 * sides.max() and _aspect(quad) < SPLIT_ASPECT
 
 
 def _partial(blob: np.ndarray, quad: Quad, w: int, h: int, pitch: float) -> tuple[list[str], list[str]]:
@@ -771,18 +775,11 @@ def _partial(blob: np.ndarray, quad: Quad, w: int, h: int, pitch: float) -> tupl
     return cut, touched
 
 
-def _past_edge(quad: Quad, w: int, h: int, side: str) -> bool:
-    """Whether a corner of the grid lies past that edge of the photo."""
+def _sides_past(quad: Quad, w: int, h: int, margin: float = 0.0) -> list[str]:
+    """The photo edges a corner of the grid lies past by more than `margin` pixels."""
     x, y = quad[:, 0], quad[:, 1]
-    return bool({"left": x.min() < 0, "right": x.max() > w, "top": y.min() < 0, "bottom": y.max() > h}[side])
-
-
-def _outside(quad: Quad, w: int, h: int, pitch: float) -> str:
-    """Which photo edges the grid runs past by over a third of a square ('' when none)."""
-    m = pitch / 3
-    cut = [side for side, out in (("left", quad[:, 0].min() < -m), ("right", quad[:, 0].max() > w + m),
-                                  ("top", quad[:, 1].min() < -m), ("bottom", quad[:, 1].max() > h + m)) if out]
-    return _cut_text(cut)
+    return [side for side, out in (("left", x.min() < -margin), ("right", x.max() > w + margin),
+                                   ("top", y.min() < -margin), ("bottom", y.max() > h + margin)) if out]
 
 
 def _cut_text(cut: list[str]) -> str:
