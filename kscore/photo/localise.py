@@ -673,15 +673,8 @@ def _settle_shift(work, edges, quad: Quad, fit):
 def _grown(quad: Quad, size: int) -> list[tuple[Quad, int]]:
     """The grid shifted by one square each way: when the outline took a row of
     table for a row of tiles, the shift that gives it up and takes the lost one."""
-    n = size
-    src = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
-    hom = cv2.getPerspectiveTransform(src, np.float32(quad))
-    out = []
-    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        # shifted by one square: the same size, one row/column in, one out
-        pts = src + np.float32([dx, dy])
-        out.append((cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(4, 2).astype(np.float64), n))
-    return out
+    # shifted by one square: the same size, one row/column in, one out
+    return [(shifted(quad, size, dx, dy), size) for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1))]
 
 
 def _border_strip(image: np.ndarray, share: float = 0.08) -> np.ndarray:
