@@ -353,3 +353,25 @@ def test_soft_shadow_edge_is_table_not_tiles():
     fg = foreground(image)
     rim = (shade > 0.1) & (shade < 0.9)
     assert (fg[rim] > 0.5).mean() < 0.05
+
+
+
+@pytest.mark.parametrize("missing", [3, 4])
+def test_side_missing_part_of_its_outer_row_keeps_to_a_grid_line(missing):
+    """Tiles the colour of the table (forest on a green cloth) end the foreground a row
+    early along part of one side. That side follows the longer run, on the board's edge
+    (3 of 7 squares missing) or a row in (4 of 7), parallel either way so counting squares
+    can add the row back; a fit through all the samples tilted it across the grid."""
+    from kscore.photo.localise import refine_quad
+
+    fg = np.zeros((600, 700), np.float32)
+    fg[100:500, 150:550] = 1.0  # a 7x7 board, 400 px across
+    pitch = 400 / 7
+    fg[int(500 - pitch) :, int(550 - missing * pitch) : 550] = 0.0  # the bottom row's last squares
+    truth = np.array([[150, 100], [550, 100], [550, 500], [150, 500]], float)
+    rough = truth + np.array([[6, 4], [-5, 6], [4, -6], [-6, -5]], float)
+    refined = refine_quad(fg, rough)
+    expected = truth.copy()
+    if missing > 3.5:
+        expected[2:, 1] -= pitch  # the bottom side a row in
+    assert np.max(np.linalg.norm(refined - expected, axis=1)) < 3.0

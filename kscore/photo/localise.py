@@ -408,6 +408,8 @@ def _fit_sides(points: np.ndarray, quad: Quad) -> Quad:
 
 _CANON = 240  # rectified board side during refinement
 _MARGIN = 0.15
+#: Distance (canonical view pixels) within which an edge sample agrees with a side's line (see _most_agreeing).
+EDGE_TOL = 2.0
 
 
 def _canonical(quad: Quad, side: int = _CANON, margin: float = _MARGIN) -> tuple[np.ndarray, int]:
@@ -461,8 +463,11 @@ def _edge_line(view: np.ndarray, side: int, reach: float):
     if len(points) < 10:
         return None
     pts = np.array(points)
-    # robust line fit y = p0 + p1 * x, trimming outliers
-    keep = np.ones(len(pts), bool)
+    # robust line fit y = p0 + p1 * x: the line most samples agree with, then
+    # least squares on those, trimming outliers
+    keep = _most_agreeing(pts)
+    if keep.sum() < 8:
+        keep = np.ones(len(pts), bool)  # scattered: no line stands out
     for _ in range(3):
         p1, p0 = np.polyfit(pts[keep, 0], pts[keep, 1], 1)
         resid = np.abs(pts[:, 1] - (p0 + p1 * pts[:, 0]))
@@ -474,6 +479,26 @@ def _edge_line(view: np.ndarray, side: int, reach: float):
     n = v.shape[0]
     line_pts = np.array([[x, p0 + p1 * x] for x in (0.0, float(n))])
     return np.array([_unrotate(p, side, n) for p in line_pts])
+
+
+def _most_agreeing(pts: np.ndarray, tol: float = EDGE_TOL) -> np.ndarray:
+    """Mask of the samples near the line through two of them that most samples lie near.
+
+    Where tiles the colour of the table (forest on a green cloth) end a side's
+    foreground a row early, its samples lie on a parallel line a row in: a
+    fit through all of them tilted the side across the grid. The larger run
+    wins instead, and a line a row in is a grid line the squares count fixes.
+    """
+    i, j = np.triu_indices(len(pts), 1)
+    keep = np.abs(pts[j, 0] - pts[i, 0]) > 0.2 * np.ptp(pts[:, 0])
+    i, j = i[keep], j[keep]
+    if not len(i):
+        return np.ones(len(pts), bool)
+    slope = (pts[j, 1] - pts[i, 1]) / (pts[j, 0] - pts[i, 0])
+    resid = np.abs(pts[None, :, 1] - (pts[i, 1, None] + slope[:, None] * (pts[None, :, 0] - pts[i, 0, None])))
+    resid *= 1.0 / np.sqrt(1.0 + slope[:, None] ** 2)  # distance to the line, not vertical offset
+    best = int(np.argmax((resid < tol).sum(axis=1)))
+    return resid[best] < tol
 
 
 def _unrotate(p, side, n):
