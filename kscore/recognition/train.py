@@ -421,12 +421,22 @@ def _calibrated_terrain(samples: list[Sample], folds: int) -> Network:
     return net.tempered(t)
 
 
+def fit_terrain(samples: list[Sample], folds: int = 3, soft: list[Sample] | None = None) -> Network:
+    """The terrain classifier: the samples plus the boards' relit, castle-view and softened copies.
+
+    soft: the boards' softened copies when the caller already made them.
+    """
+    boards = [s for s in samples if s.source == "board"]
+    soft = _softened(boards) if soft is None else soft
+    return _calibrated_terrain(samples + _relit(boards) + _standing_castle_views(boards) + soft, folds)
+
+
 def fit_models(samples: list[Sample], folds: int = 3) -> Models:
     """Fit every model on the given samples (boards and/or phone squares)."""
     all_samples = samples
     boards = [s for s in samples if s.source == "board"]
     soft = _softened(boards)
-    terrain = _calibrated_terrain(samples + _relit(boards) + _standing_castle_views(boards) + soft, folds)
+    terrain = fit_terrain(samples, folds, soft)
 
     # Crowns learn from the boards only: the phone crops show their neighbours'
     # crowns at the edges, and under grouped CV adding them made boards'
