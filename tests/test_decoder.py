@@ -154,6 +154,22 @@ def test_second_castle_is_resolved_with_reason():
     assert len(d.changes) == 1 and "exactly one castle" in d.changes[0]
 
 
+def test_confident_extra_castles_take_their_next_reading_and_are_marked():
+    # Two swamps each read castle at 1,000:1 (their clear crowns take back
+    # ln 14.5 each: 8.7 nats together, past the margin). No box has two
+    # castles, so they are not kept as a house rule would be.
+    truth = kingdom(BOARD_1)
+    terrain, crowns = grids(truth)
+    swamps = [p for p, s in truth.squares() if s.terrain is Terrain.SWAMP]
+    for r, c in swamps:
+        close_second(terrain[r, c], TERRAIN_CLASSES.index(Terrain.CASTLE), TERRAIN_CLASSES.index(Terrain.SWAMP),
+                     p_wrong=0.999, p_true=0.0009)
+    d = decode(terrain, crowns, KINGDOMINO)
+    assert d.legal and types(d.kingdom) == types(truth)
+    assert sorted(d.kingdom.uncertain()) == sorted(swamps)
+    assert len(d.changes) == 2 and all("exactly one castle and 3 were read" in c for c in d.changes)
+
+
 def test_legal_but_doubtful_square_is_marked():
     truth = kingdom(BOARD_1)
     # A terrain change that keeps the kingdom legal: the tile set cannot decide it.
