@@ -99,36 +99,45 @@ def write_overlays(games: Sequence, scores: Sequence, out: Path) -> list[str]:
     from ..photo_input import back_up
     from .overlay import write_overlay
 
-    by_name = {s.kingdom.name: s for s in scores}
+    by_kingdom = {id(s.kingdom): s for s in scores}  # names repeat when photos share a file name
     photo_games = [g for g in games if hasattr(g, "found")]
-    messages = []
+    messages, targets = [], set()
     for game in photo_games:
         target = out if len(photo_games) == 1 else out.with_name(f"{out.stem}-{Path(game.source).stem}{out.suffix}")
+        number = 1
+        while target in targets:  # a/x.jpg and b/x.jpg: out-x.jpg, out-x-2.jpg
+            number += 1
+            target = out.with_name(f"{out.stem}-{Path(game.source).stem}-{number}{out.suffix}")
+        targets.add(target)
         try:
             kept = back_up(target)
-            write_overlay(game.source, game, [by_name[f.kingdom.name] for f in game.found], target)
+            write_overlay(game.source, game, [by_kingdom[id(f.kingdom)] for f in game.found], target)
         except OSError as error:
             raise KscoreError(str(error)) from None
         messages.append(f"wrote the overlay {target}" + (f" ({kept})" if kept else ""))
     return messages
 
 
-def _sources(games: Sequence) -> dict[str, tuple[str, list | None, list[str]]]:
-    """kingdom name -> (source file, corners or None, decoder changes)."""
+def _sources(games: Sequence) -> dict[int, tuple[str, list | None, list[str]]]:
+    """id(kingdom) -> (source file, corners or None, decoder changes).
+
+    Keyed by the Kingdom object, not its name: photos named alike in two
+    folders (a/game.jpg, b/game.jpg) give kingdoms of the same name."""
     out = {}
     for game in games:
-        corners = {f.kingdom.name: (f.corners, list(f.changes)) for f in getattr(game, "found", ())}
+        corners = {id(f.kingdom): (f.corners, list(f.changes)) for f in getattr(game, "found", ())}
         for kingdom in game.kingdoms:
-            c, changes = corners.get(kingdom.name, (None, []))
-            out[kingdom.name] = (str(game.source), [list(p) for p in c] if c else None, changes)
+            c, changes = corners.get(id(kingdom), (None, []))
+            out[id(kingdom)] = (str(game.source), [list(p) for p in c] if c else None, changes)
     return out
 
 
-def add_photo_fields(document: dict, games: Sequence) -> dict:
-    """JSON: each kingdom gains `source` and `corners` (null for text); cut kingdoms are listed."""
+def add_photo_fields(document: dict, scores: Sequence, games: Sequence) -> dict:
+    """JSON: each kingdom (document["kingdoms"] made from `scores`, same order) gains `source` and
+    `corners` (null for text); cut kingdoms are listed."""
     sources = _sources(games)
-    for entry in document.get("kingdoms", []):
-        source, corners, changes = sources.get(entry["name"], (None, None, []))
+    for entry, score in zip(document.get("kingdoms", []), scores):
+        source, corners, changes = sources.get(id(score.kingdom), (None, None, []))
         entry["source"] = source
         entry["corners"] = corners
         if changes:
@@ -142,21 +151,38 @@ def add_photo_fields(document: dict, games: Sequence) -> dict:
     return document
 
 
-def write_csv(path: Path, scores: Sequence, ranking: Sequence, games: Sequence) -> str:
-    """One line per kingdom: source, name, place, score, size, unsure squares, corners. A file replaced is kept as .bak."""
+def _places_in_score_order(scores: Sequence, ranking: Sequence) -> list:
+    """The ranking's Place of each score, in the order of `scores` (one game).
+
+    Matched on name and score, each Place used once: two players may share a name
+    (photos named alike in two folders)."""
+    left = list(ranking)
+    out = []
+    for s in scores:
+        i = next(i for i, p in enumerate(left) if (p.name, p.score) == (s.kingdom.name, s.total))
+        out.append(left.pop(i))
+    return out
+
+
+def write_csv(path: Path, results: Sequence, games: Sequence) -> str:
+    """One line per kingdom: source, name, place, score, size, unsure squares, corners. A file replaced is kept as .bak.
+
+    results: (scores, ranking) per game; a place is looked up in its own game's ranking."""
     from ..photo_input import back_up
 
     sources = _sources(games)
-    places = {p.name: p.place for p in ranking}
+    places = {id(s.kingdom): p.place for scores, ranking in results
+              for s, p in zip(scores, _places_in_score_order(scores, ranking))}
+    scores = [s for group, _ in results for s in group]
     try:
         kept = back_up(Path(path))
         with open(path, "w", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(["source", "kingdom", "place", "score", "size", "unsure_squares", "corners"])
             for s in scores:
-                source, corners, _ = sources.get(s.kingdom.name, ("", None, []))
+                source, corners, _ = sources.get(id(s.kingdom), ("", None, []))
                 flat = " ".join(f"{x:.0f},{y:.0f}" for x, y in corners) if corners else ""
-                writer.writerow([source, s.kingdom.name, places.get(s.kingdom.name, ""), s.total, s.kingdom.size,
+                writer.writerow([source, s.kingdom.name, places.get(id(s.kingdom), ""), s.total, s.kingdom.size,
                                  len(s.kingdom.uncertain()), flat])
     except OSError as error:
         raise KscoreError(f"cannot write {path}: {error.strerror or error}") from None
@@ -191,9 +217,9 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
     if overlay:
         notes += write_overlays(games, all_scores, overlay)
     if csv_path:
-        notes.append(write_csv(csv_path, all_scores, [p for _, ranking in results for p in ranking], games))
+        notes.append(write_csv(csv_path, results, games))
     if as_json:
-        documents = [add_photo_fields(report.scores_json(*r), games) for r in results]
+        documents = [add_photo_fields(report.scores_json(*r), r[0], games) for r in results]
         emit_json(documents[0] if not each else {"games": documents})
     else:
         console = Console()
