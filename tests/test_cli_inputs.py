@@ -46,3 +46,29 @@ def test_photos_with_the_same_name_in_two_folders_keep_their_own_source_corners_
     # one picture per photo: the second does not replace the first
     assert (tmp_path / "ov-game.jpg").exists() and (tmp_path / "ov-game-2.jpg").exists()
     assert not (tmp_path / "ov-game.jpg.bak").exists()
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        (["--csv", "{photo}"], "--csv {photo}: that is one of the files to score"),
+        (["--csv", "{text}"], "--csv {text}: that is one of the files to score"),
+        (["--overlay", "{reading}"], "that is where the reading of {photo} is written"),
+        (["--overlay", "{dir}/same.jpg", "--csv", "{dir}/same.jpg"], "name the same file"),
+        (["--overlay", "{dir}/checked.txt"], "not an image file type"),
+        (["--overlay", "{dir}"], "is a folder"),
+        (["--csv", "{dir}/no/such/folder/r.csv"], "does not exist"),
+    ],
+)
+def test_outputs_that_would_replace_an_input_or_cannot_be_written_are_refused_before_any_work(
+        capsys, tmp_path, options, words):
+    photo, text = tmp_path / "table.jpg", tmp_path / "alice.kingdom"
+    shutil.copy(SAMPLE_PHOTO, photo)
+    shutil.copy(ALICE, text)
+    names = {"photo": photo, "text": text, "reading": tmp_path / "table.kingdom", "dir": tmp_path}
+    before = {p: p.read_bytes() for p in (photo, text)}
+    code, out, err = run(capsys, photo, text, *[o.format(**names) for o in options])
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and words.format(**names) in err, err
+    assert {p: p.read_bytes() for p in (photo, text)} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alice.kingdom", "table.jpg"]  # nothing written

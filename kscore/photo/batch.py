@@ -189,6 +189,36 @@ def write_csv(path: Path, results: Sequence, games: Sequence) -> str:
     return f"wrote {path} ({len(scores)} kingdoms" + (f"; {kept})" if kept else ")")
 
 
+def check_outputs(paths: Sequence[Path], overlay: Path | None, csv_path: Path | None) -> None:
+    """Refuse, before any photo is read, an --overlay/--csv that cannot be written or would replace an input.
+
+    An input photo, a text file or the reading written beside a photo would be
+    replaced (only a .bak left); a folder or a missing folder would fail after
+    every photo was read, the scores never shown."""
+    from ..photo_input import reading_path
+
+    def key(path: Path) -> Path:
+        return Path(path).expanduser().resolve()
+
+    inputs = {key(reading_path(p)): f"where the reading of {p} is written" for p in paths if is_image(p)}
+    inputs.update({key(p): "one of the files to score" for p in paths})
+    outputs = [(flag, Path(path)) for flag, path in (("--overlay", overlay), ("--csv", csv_path)) if path]
+    for flag, path in outputs:
+        if path.is_dir():
+            raise KscoreError(f"{flag} {path}: is a folder; name a file in it, like {path / ('results.csv' if flag == '--csv' else 'checked.jpg')}")
+        if not path.parent.is_dir():
+            raise KscoreError(f"{flag} {path}: the folder {path.parent} does not exist")
+        if key(path) in inputs:
+            raise KscoreError(f"{flag} {path}: that is {inputs[key(path)]}; it would be replaced: name another file")
+    if len(outputs) == 2 and key(outputs[0][1]) == key(outputs[1][1]):
+        raise KscoreError(f"--overlay and --csv name the same file {overlay}; give each its own")
+    if overlay:
+        import cv2
+
+        if not cv2.haveImageWriter(str(overlay)):
+            raise KscoreError(f"--overlay {overlay}: not an image file type OpenCV can write; use .jpg or .png")
+
+
 def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_game, one_game, score_games, emit_json) -> int:
     """`kscore FILE...` with photos, folders, --each, --csv or --overlay; returns the exit code.
 
@@ -204,6 +234,7 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
     from ..ranking import rank
 
     paths = expand_paths(files)
+    check_outputs(paths, overlay, csv_path)
     games, failures = load_games(paths, lambda path: load_game(path, rules))
     if not games:
         raise failures[0].error
