@@ -187,10 +187,13 @@ def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str
     target = reading_path(photo_path)
     text = "# read from " + Path(photo_path).name + ": fix any square, `?` marks unsure ones, then run kscore on this file\n"
     text += write_game(Game(game.rules, game.kingdoms, str(target)))
-    if target.exists() and not force:
-        return f"{target} already exists (it may hold your corrections): not overwritten; --force replaces it"
-    kept = back_up(target)
-    target.write_text(text)
+    try:
+        if target.exists() and not force:
+            return f"{target} already exists (it may hold your corrections): not overwritten; --force replaces it"
+        kept = back_up(target)
+        target.write_text(text)
+    except OSError as error:  # a read-only folder or file, a name too long: the score is still shown
+        return f"cannot write {target}: {error.strerror or error}; the reading is not saved"
     if kept:
         return f"wrote {target} ({kept}); edit it and run `kscore {target}` to rescore"
     return f"wrote {target}: edit it and run `kscore {target}` to rescore"

@@ -72,3 +72,12 @@ def test_outputs_that_would_replace_an_input_or_cannot_be_written_are_refused_be
     assert err.count("\n") == 1 and words.format(**names) in err, err
     assert {p: p.read_bytes() for p in (photo, text)} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["alice.kingdom", "table.jpg"]  # nothing written
+
+
+def test_a_reading_that_cannot_be_written_beside_the_photo_still_shows_the_score(capsys, tmp_path):
+    photo = tmp_path / ("t" * 250 + ".jpg")  # fits; "<name>.kingdom" is over the 255-byte limit
+    shutil.copy(SAMPLE_PHOTO, photo)
+    code, out, err = run(capsys, photo, "--json")
+    assert code == 0
+    assert json.loads(out)["kingdoms"][0]["score"] == 16
+    assert "cannot write" in err and "the reading is not saved" in err and "internal error" not in err
