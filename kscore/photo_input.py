@@ -200,10 +200,17 @@ def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str
 
 
 def back_up(path: Path) -> str:
-    """Before a file is replaced, keep it as `<name>.bak`; says so ("" when there was nothing to keep)."""
+    """Before a file is replaced, keep it as `<name>.bak`; says so ("" when there was nothing to keep).
+
+    A `.bak` already there holding something else (the corrections an earlier
+    --force kept) is never replaced: the copy goes to `<name>.2.bak`, `.3.bak`..."""
     if not path.exists():
         return ""
-    backup = path.with_name(path.name + ".bak")
+    data = path.read_bytes()
+    backup, number = path.with_name(path.name + ".bak"), 1
+    while backup.exists() and backup.read_bytes() != data:
+        number += 1
+        backup = path.with_name(f"{path.name}.{number}.bak")
     shutil.copy2(path, backup)
     return f"the old one is kept as {backup.name}"
 

@@ -81,3 +81,31 @@ def test_a_reading_that_cannot_be_written_beside_the_photo_still_shows_the_score
     assert code == 0
     assert json.loads(out)["kingdoms"][0]["score"] == 16
     assert "cannot write" in err and "the reading is not saved" in err and "internal error" not in err
+
+
+def test_force_twice_never_loses_the_corrections_an_earlier_force_kept(capsys, tmp_path):
+    photo = tmp_path / "table.jpg"
+    shutil.copy(SAMPLE_PHOTO, photo)
+    reading = tmp_path / "table.kingdom"
+    run(capsys, photo)
+    read = reading.read_text()
+    reading.write_text(read.replace("[table]", "[Alice]"))  # the player's corrections
+    code, _, err = run(capsys, photo, "--force")
+    assert code == 0 and "table.kingdom.bak" in err
+    code, _, err = run(capsys, photo, "--force")  # again: the .bak holds the corrections
+    assert code == 0 and "table.kingdom.2.bak" in err
+    assert "[Alice]" in (tmp_path / "table.kingdom.bak").read_text()
+    assert (tmp_path / "table.kingdom.2.bak").read_text() == read
+    code, _, err = run(capsys, photo, "--force")  # the same reading again: nothing new to keep
+    assert not (tmp_path / "table.kingdom.3.bak").exists()
+
+
+def test_csv_replaced_twice_keeps_every_older_result(capsys, tmp_path):
+    results = tmp_path / "results.csv"
+    results.write_text("last week\n")
+    run(capsys, ALICE, "--csv", results)
+    first = results.read_text()
+    (tmp_path / "bob.kingdom").write_text(ALICE.read_text())
+    run(capsys, tmp_path / "bob.kingdom", "--csv", results)
+    assert (tmp_path / "results.csv.bak").read_text() == "last week\n"
+    assert (tmp_path / "results.csv.2.bak").read_text() == first
