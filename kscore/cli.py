@@ -105,6 +105,19 @@ def load_game(path: Path, rules: GameRules) -> Game:
     return read_game(path, rules)
 
 
+def _once(files: list[Path]) -> list[Path]:
+    """Each file once: `kscore a.kingdom a.kingdom` scores one kingdom, not two players tied."""
+    out, seen = [], set()
+    for path in files:
+        key = path.expanduser().resolve()
+        if key in seen:
+            print(f"kscore: {path} given twice: scored once", file=sys.stderr)
+            continue
+        seen.add(key)
+        out.append(path)
+    return out
+
+
 def score_games(games: list[Game]) -> list[KingdomScore]:
     return [score_kingdom(k, g.rules) for g in games for k in g.kingdoms]
 
@@ -164,7 +177,7 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
             if code:
                 raise typer.Exit(code)
             return
-        games = [load_game(path, rules) for path in files]
+        games = [load_game(path, rules) for path in _once(files)]
         played = one_game(games)
     except KscoreError as error:
         raise _fail(error) from None

@@ -109,3 +109,24 @@ def test_csv_replaced_twice_keeps_every_older_result(capsys, tmp_path):
     run(capsys, tmp_path / "bob.kingdom", "--csv", results)
     assert (tmp_path / "results.csv.bak").read_text() == "last week\n"
     assert (tmp_path / "results.csv.2.bak").read_text() == first
+
+
+def test_a_file_given_twice_is_scored_once(capsys, tmp_path):
+    code, out, err = run(capsys, ALICE, ALICE, "--json")
+    assert code == 0 and [k["name"] for k in json.loads(out)["kingdoms"]] == ["alice"]
+    assert "given twice: scored once" in err
+    photo = tmp_path / "table.jpg"
+    shutil.copy(SAMPLE_PHOTO, photo)
+    code, out, err = run(capsys, photo, tmp_path, "--json")  # the photo, and again through its folder
+    assert code == 0 and [k["name"] for k in json.loads(out)["kingdoms"]] == ["table"]
+    assert "not overwritten" not in err  # its reading was written once, not refused the second time
+
+
+def test_a_folder_skips_hidden_files_and_says_it_does_not_enter_sub_folders(capsys, tmp_path):
+    shutil.copy(SAMPLE_PHOTO, tmp_path / "table.jpg")
+    (tmp_path / "._table.jpg").write_bytes(b"\x00\x05\x16\x07 macOS resource fork")  # copied from a Mac
+    (tmp_path / "round2").mkdir()
+    shutil.copy(MAT_PHOTO, tmp_path / "round2" / "mat.jpg")
+    code, out, err = run(capsys, tmp_path, "--json")
+    assert code == 0 and [k["name"] for k in json.loads(out)["kingdoms"]] == ["table"]
+    assert "sub-folders not read (round2)" in err

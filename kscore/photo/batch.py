@@ -18,15 +18,29 @@ from ..errors import KscoreError
 from ..cli import is_image
 
 
-def expand_paths(paths: Sequence[Path]) -> list[Path]:
-    """Folders become the photos directly inside them, sorted (a folder without photos stays, to be refused)."""
+def expand_paths(paths: Sequence[Path], notes: list[str] | None = None) -> list[Path]:
+    """Folders become the photos directly inside them, sorted (a folder without photos stays, to be refused).
+
+    Hidden files (`.x.jpg`, macOS `._IMG_1.jpg` copies) are left out; sub-folders are
+    not entered (noted). A file named twice (or also through its folder) is read once."""
     out: list[Path] = []
+    seen: set[Path] = set()
     for path in paths:
-        inside = sorted(p for p in path.iterdir() if p.is_file() and is_image(p)) if path.is_dir() else []
-        if inside:
-            out += inside
-        else:
-            out.append(path)
+        inside = []
+        if path.is_dir():
+            entries = sorted(path.iterdir())
+            inside = [p for p in entries if p.is_file() and is_image(p) and not p.name.startswith(".")]
+            skipped = [p.name for p in entries if p.is_dir() and not p.name.startswith(".")]
+            if skipped and notes is not None:
+                notes.append(f"{path}: sub-folders not read ({', '.join(skipped)}); name them to score their photos")
+        for one in inside or [path]:
+            key = one.expanduser().resolve()
+            if key in seen:
+                if notes is not None:
+                    notes.append(f"{one} given twice: scored once")
+                continue
+            seen.add(key)
+            out.append(one)
     return out
 
 
@@ -233,9 +247,12 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
     from .. import report
     from ..ranking import rank
 
-    paths = expand_paths(files)
+    early: list[str] = []
+    paths = expand_paths(files, early)
     check_outputs(paths, overlay, csv_path)
     games, failures = load_games(paths, lambda path: load_game(path, rules))
+    for note in early:
+        print(f"kscore: {note}", file=sys.stderr)
     if not games:
         raise failures[0].error
     groups = [[g] for g in games] if each else [games]
