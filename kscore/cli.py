@@ -177,16 +177,32 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
             if code:
                 raise typer.Exit(code)
             return
-        games = [load_game(path, rules) for path in _once(files)]
+        games, failed = [], []
+        for path in _once(files):  # a file that fails is reported; the others are still scored
+            try:
+                games.append(load_game(path, rules))
+            except KscoreError as error:
+                failed.append((path, error))
+        if not games:
+            for _, error in failed[:-1]:
+                print(f"kscore: {error}", file=sys.stderr)
+            raise failed[-1][1]
         played = one_game(games)
     except KscoreError as error:
         raise _fail(error) from None
     scores = score_games(games)
     ranking = rank(scores, played)
     if as_json:
-        _emit_json(report.scores_json(scores, ranking))
+        document = report.scores_json(scores, ranking)
+        if failed:
+            document["failures"] = [{"source": str(p), "error": str(e), "exit_code": e.exit_code} for p, e in failed]
+        _emit_json(document)
     else:
         report.print_scores(Console(), scores, ranking)
+    for _, error in failed:
+        print(f"kscore: {error}", file=sys.stderr)
+    if failed:
+        raise typer.Exit(max(e.exit_code for _, e in failed))
 
 
 # ---------------------------------------------------------------- kscore dynasty FILE...

@@ -130,3 +130,21 @@ def test_a_folder_skips_hidden_files_and_says_it_does_not_enter_sub_folders(caps
     code, out, err = run(capsys, tmp_path, "--json")
     assert code == 0 and [k["name"] for k in json.loads(out)["kingdoms"]] == ["table"]
     assert "sub-folders not read (round2)" in err
+
+
+def test_a_missing_or_broken_file_among_good_ones_is_reported_and_the_others_scored(capsys, tmp_path):
+    broken = tmp_path / "bob.kingdom"
+    broken.write_text("W1 W0\nW1\n")
+    missing = tmp_path / "carol.kingdom"
+    for photo_too in (False, True):
+        files = [ALICE, missing, broken]
+        if photo_too:  # photos read before a text typo are not thrown away
+            files.insert(0, tmp_path / "table.jpg")
+            shutil.copy(SAMPLE_PHOTO, files[0])
+        code, out, err = run(capsys, *files, "--json")
+        assert code == 2
+        doc = json.loads(out)  # still one JSON document, naming what was not scored
+        assert [k["name"] for k in doc["kingdoms"]] == ["table", "alice"][1 - photo_too:]
+        assert [(f["source"], f["exit_code"]) for f in doc["failures"]] == [(str(missing), 2), (str(broken), 2)]
+        assert f"kscore: {missing}: no such file" in err and f"kscore: {broken}:2:" in err
+    assert (tmp_path / "table.kingdom").exists()

@@ -51,9 +51,8 @@ class Failure:
 
 
 def load_games(paths: Sequence[Path], load_one: Callable[[Path], object]) -> tuple[list, list[Failure]]:
-    """Load every path; a photo that fails is recorded and the others go on.
-
-    Text files still fail at once (the format errors point at a line to fix).
+    """Load every path; a file that fails (a photo, or a text file missing or with an error) is
+    recorded and the others go on: a typo in one .kingdom never throws away the photos read.
     A progress bar shows on the terminal (stderr) when there are several photos.
     """
     games, failures = [], []
@@ -63,7 +62,10 @@ def load_games(paths: Sequence[Path], load_one: Callable[[Path], object]) -> tup
         task = progress.add_task("reading photos", total=photos)
         for path in paths:
             if not is_image(path):
-                games.append(load_one(path))
+                try:
+                    games.append(load_one(path))
+                except KscoreError as error:
+                    failures.append(Failure(path, error))
                 continue
             progress.update(task, description=f"reading {path.name}")
             try:
@@ -83,6 +85,11 @@ def _progress(photos: int):
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
         console=console, transient=True, disable=photos < 2 or not console.is_terminal,
     )
+
+
+def failures_json(failures: Sequence[Failure]) -> list[dict]:
+    """--json: the files not scored, why, and the exit code each would give."""
+    return [{"source": str(f.path), "error": str(f.error), "exit_code": f.error.exit_code} for f in failures]
 
 
 def failure_exit_code(failures: Sequence[Failure]) -> int:
@@ -253,8 +260,10 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
     games, failures = load_games(paths, lambda path: load_game(path, rules))
     for note in early:
         print(f"kscore: {note}", file=sys.stderr)
-    if not games:
-        raise failures[0].error
+    if not games:  # every file failed: each says why, nothing on stdout
+        for failure in failures[:-1]:
+            print(f"kscore: {failure.error}", file=sys.stderr)
+        raise failures[-1].error
     groups = [[g] for g in games] if each else [games]
     results = []
     for group in groups:
@@ -268,7 +277,10 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
         notes.append(write_csv(csv_path, results, games))
     if as_json:
         documents = [add_photo_fields(report.scores_json(*r), r[0], games) for r in results]
-        emit_json(documents[0] if not each else {"games": documents})
+        document = documents[0] if not each else {"games": documents}
+        if failures:  # scripts see what was not scored, not only the exit code
+            document["failures"] = failures_json(failures)
+        emit_json(document)
     else:
         console = Console()
         for (scores, ranking), group in zip(results, groups):
