@@ -326,15 +326,34 @@ def read_game(path: Path | str, base: GameRules | None = None) -> Game:
         raise KingdomFormatError("no such file", source) from None
     except OSError as error:
         raise KingdomFormatError(f"cannot read: {error.strerror or error}", source) from None
-    if b"\x00" in data:
-        raise KingdomFormatError("this is a binary file, not a kingdom text file", source)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise KingdomFormatError(f"not UTF-8 text (bad byte at offset {error.start})", source) from None
+        text, bad = "\x00", error.start
+    if "\x00" in text:  # not text: a photo under another name gets told so
+        image = _image_kind(data)
+        if image:
+            raise KingdomFormatError(f"this is a {image} image, not a kingdom text file; kscore reads photos named "
+                                     ".jpg, .jpeg, .png, .bmp, .tif, .tiff or .webp (rename or convert it)", source)
+        if b"\x00" in data:
+            raise KingdomFormatError("this is a binary file, not a kingdom text file", source)
+        raise KingdomFormatError(f"not UTF-8 text (bad byte at offset {bad})", source)
     if not text.strip():
         raise KingdomFormatError("empty file", source, None, None, "rows of squares like 'W1 G0 C L0 .'")
     return parse_game(text, source, base)
+
+
+#: File signatures of images, for a photo named like a text file (`photo.kingdom`, `scan.gif`).
+_IMAGE_MAGIC = ((b"\xff\xd8\xff", "JPEG"), (b"\x89PNG", "PNG"), (b"GIF8", "GIF"), (b"BM", "BMP"),
+                (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"), (b"\x00\x00\x00\x0cjP", "JPEG 2000"))
+
+
+def _image_kind(data: bytes) -> str | None:
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WEBP"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"avif"):
+        return "HEIC/AVIF"
+    return next((kind for magic, kind in _IMAGE_MAGIC if data.startswith(magic)), None)
 
 
 # ---------------------------------------------------------------- writing

@@ -148,3 +148,14 @@ def test_a_missing_or_broken_file_among_good_ones_is_reported_and_the_others_sco
         assert [(f["source"], f["exit_code"]) for f in doc["failures"]] == [(str(missing), 2), (str(broken), 2)]
         assert f"kscore: {missing}: no such file" in err and f"kscore: {broken}:2:" in err
     assert (tmp_path / "table.kingdom").exists()
+
+
+@pytest.mark.parametrize("name, words", [("table.kingdom", "a JPEG image"), ("table.gif", "a GIF image")])
+def test_a_photo_named_like_a_text_file_says_it_is_an_image(capsys, tmp_path, name, words):
+    path = tmp_path / name
+    data = SAMPLE_PHOTO.read_bytes() if name.endswith(".kingdom") else b"GIF89a\x10\x00\x10\x00\x80\x00\x00" + bytes(40)
+    path.write_bytes(data)
+    code, out, err = run(capsys, path)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and words in err and "rename or convert" in err
+    assert path.read_bytes() == data

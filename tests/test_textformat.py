@@ -153,7 +153,7 @@ def test_castle_count_is_not_a_parse_error():
     [
         (lambda p: p.mkdir(), "is a directory"),
         (lambda p: None, "no such file"),
-        (lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), "binary file"),
+        (lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), "a PNG image, not a kingdom text file"),
         (lambda p: p.write_bytes("W1 é".encode("latin-1")), "not UTF-8"),
         (lambda p: p.write_text(""), "empty file"),
         (lambda p: p.write_text("\n  \n"), "empty file"),
