@@ -159,3 +159,9 @@ def test_a_photo_named_like_a_text_file_says_it_is_an_image(capsys, tmp_path, na
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and words in err and "rename or convert" in err
     assert path.read_bytes() == data
+
+
+def test_overlay_with_only_text_files_says_nothing_was_drawn(capsys, tmp_path):
+    code, out, err = run(capsys, ALICE, "--overlay", tmp_path / "checked.jpg")
+    assert code == 0 and "26 points" in out
+    assert "no photo was read" in err and not (tmp_path / "checked.jpg").exists()

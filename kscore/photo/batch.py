@@ -122,6 +122,8 @@ def write_overlays(games: Sequence, scores: Sequence, out: Path) -> list[str]:
 
     by_kingdom = {id(s.kingdom): s for s in scores}  # names repeat when photos share a file name
     photo_games = [g for g in games if hasattr(g, "found")]
+    if not photo_games:
+        return [f"--overlay {out}: no photo was read (text files have no picture to draw on): nothing written"]
     messages, targets = [], set()
     for game in photo_games:
         target = out if len(photo_games) == 1 else out.with_name(f"{out.stem}-{Path(game.source).stem}{out.suffix}")
