@@ -195,6 +195,25 @@ def test_grid_one_square_off_settles_back_on_the_board():
     assert corner_error(quad, _SEVEN_TRUTH) < 0.01
 
 
+def test_outline_missing_a_column_and_lying_across_the_grid_still_gives_the_board():
+    """The colours missed the last column (tiles like the table) and the ragged edge left the
+    outline's far side a third of a square across the grid: counting squares can't read the
+    period, and the grid polished on that outline was a 5x5 at 16%. Grids adding the column
+    back on either side settle on their seams and the one showing most (and most outline) wins."""
+    from kscore.photo.lattice import edge_maps
+    from kscore.photo.localise import _examine, foreground
+
+    scene = _seven_scene()
+    to_photo = cv2.getPerspectiveTransform(np.float32([[0, 0], [7, 0], [7, 7], [0, 7]]), np.float32(_SEVEN_TRUTH))
+    grid = np.float32([[0, 0], [6.35, 0], [5.65, 7], [0, 7]])  # 6 of 7 columns, far side tilted
+    outline = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), to_photo).reshape(4, 2).astype(np.float64)
+    blob = np.zeros(scene.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(blob, outline.astype(np.int32), 1)
+    board = _examine(scene.image, foreground(scene.image), edge_maps(scene.image), outline, blob, 1.0)
+    assert board is not None and board.size == 7 and not board.partial
+    assert corner_error(board.corners, _SEVEN_TRUTH) < 0.01
+
+
 def _whole_board_near_the_top(rng):
     whole = labelled_boards()[0]
     quad = np.array([[400, 40], [800, 50], [790, 450], [390, 440]], float)

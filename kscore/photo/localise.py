@@ -54,6 +54,8 @@ SEGMENTS = 8
 TABLE_SHARE = 0.5
 #: Grey contrast (upper quartile, 7x7) of a piece's unlike-table pixels above which they are tiles (clutter: <= 4).
 TILE_DETAIL = 5.0
+#: Grids adding back a row or column the outline missed that are polished (those showing most seams as they stand).
+MISSED_ROW_TRIES = 3
 #: Opposite sides' mean lengths differing more than this: not one kingdom (45 degrees of tilt gives ~1.4).
 SPLIT_ASPECT = 1.75
 #: Seam refits letting a misplaced corner walk onto the lattice (synthetic: 8 gain nothing over 4).
@@ -593,6 +595,20 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
     if not results:
         return _cut_board(work, blob, outline, fit, touched, to_original) if touched else None
     best, best_fit = max(results, key=lambda r: (r[1].seams, r[1].contrast))
+    if best_fit.seams < SURE_SEAMS:
+        # Seams that show this weakly: the outline may have missed a row or a
+        # column (tiles the colour of the table) and lie across the grid where
+        # its ragged edge cut them, so counting squares failed. Each way of
+        # adding them back settles on its seams; the one showing most wins,
+        # if its outer lines also lie on more edge (as in _settle_shift).
+        cap = float(np.percentile(seam_samples(edges, best, best_fit.size), SHIFT_CAP))
+        least = SHIFT_GAIN * seam_energy(edges, best, best_fit.size, cap=cap)
+        options = [(lattice_evidence(work, q, n), q) for n in (best_fit.size, 12 - best_fit.size)
+                   for q in _missed_rows(outline, n)]
+        options.sort(key=lambda o: (o[0].seams, o[0].contrast), reverse=True)
+        settled = [_polish(work, edges, q, f.size, rescue=False) for f, q in options[:MISSED_ROW_TRIES]]
+        better = [r for r in settled if r is not None and seam_energy(edges, r[0], r[1].size, cap=cap) > least]
+        best, best_fit = max([(best, best_fit)] + better, key=lambda r: (r[1].seams, r[1].contrast))
     past = [side for side in touched if side in _sides_past(best, w, h)]
     if past:
         # Its colours touched the edge only briefly (a corner): the grid settled
@@ -651,6 +667,23 @@ def _polish(work, edges, quad: Quad, size: int, rescue: bool = True):
         if walked_fit.seams > fit.seams:
             quad, fit = walked, walked_fit
     return _settle_shift(work, edges, quad, fit)
+
+
+def _missed_rows(quad: Quad, size: int) -> list[Quad]:
+    """The size x size grids that take `quad` as size - 1 squares along one axis or both, the missing one on either side."""
+    hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), np.float32(quad))
+    square = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    out = []
+    for across in (size - 1, size):
+        for down in (size - 1, size):
+            if across == down == size:
+                continue
+            for dx in range(size - across + 1):
+                for dy in range(size - down + 1):
+                    grid = (square - [dx, dy]) / [across, down]
+                    pts = cv2.perspectiveTransform(np.float32(grid).reshape(-1, 1, 2), hom)
+                    out.append(pts.reshape(4, 2).astype(np.float64))
+    return out
 
 
 def _walk(work, quad: Quad, size: int) -> Quad:
