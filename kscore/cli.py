@@ -134,10 +134,10 @@ score_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, ri
 
 _FILES = typer.Argument(..., metavar="FILE", help="Kingdom text files (*.kingdom or any text) or photos.",
                         show_default=False)
-_JSON = typer.Option(False, "--json", help="Print one JSON document on stdout and nothing else.")
+_JSON = typer.Option(False, "--json", metavar="", help="Print one JSON document on stdout and nothing else.")
 _VARIANT = typer.Option([], "--variant", "-v", metavar="NAME",
                         help=f"Turn a variant on for every kingdom (repeatable): {', '.join(KNOWN_VARIANTS)}.")
-_NO_TILESET = typer.Option(False, "--no-tileset", help="Skip the plausibility checks against the real tile box.")
+_NO_TILESET = typer.Option(False, "--no-tileset", metavar="", help="Skip the plausibility checks against the real tile box.")
 _GAME = typer.Option("kingdomino", "--game", metavar="NAME",
                      help=f"The game of files whose header has no 'game:' line: {', '.join(GAMES)}.")
 
@@ -155,14 +155,27 @@ _OVERLAY = typer.Option(None, "--overlay", metavar="OUT.jpg",
                              "(a file replaced is kept as .bak).")
 _CSV = typer.Option(None, "--csv", metavar="OUT.csv",
                     help="Also write one line per kingdom to a CSV file (a file replaced is kept as .bak).")
-_EACH = typer.Option(False, "--each", help="Each file is its own game (a tournament's folder), ranked alone.")
-_FORCE = typer.Option(False, "--force", help="Photos: replace an existing photo.kingdom (the old one kept as .bak).")
+_EACH = typer.Option(False, "--each", metavar="", help="Each file is its own game (a tournament's folder), ranked alone.")
+_FORCE = typer.Option(False, "--force", metavar="", help="Photos: replace an existing photo.kingdom (the old one kept as .bak).")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        print(f"kscore {__version__}")
+        raise typer.Exit()
+
+
+_VERSION = typer.Option(False, "--version", metavar="", is_eager=True, callback=_print_version,
+                        help="Print kscore's version and exit.")
 
 
 @score_app.command(help=_SCORE_HELP, epilog=_epilog())
 def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
           no_tileset: bool = _NO_TILESET, game: str = _GAME, overlay: Optional[Path] = _OVERLAY,
-          csv: Optional[Path] = _CSV, each: bool = _EACH, force: bool = _FORCE) -> None:
+          csv: Optional[Path] = _CSV, each: bool = _EACH, force: bool = _FORCE,
+          version: bool = _VERSION) -> None:
     """Score the kingdoms in FILE... (see _SCORE_HELP)."""
     from . import report
 

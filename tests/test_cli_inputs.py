@@ -165,3 +165,14 @@ def test_overlay_with_only_text_files_says_nothing_was_drawn(capsys, tmp_path):
     code, out, err = run(capsys, ALICE, "--overlay", tmp_path / "checked.jpg")
     assert code == 0 and "26 points" in out
     assert "no photo was read" in err and not (tmp_path / "checked.jpg").exists()
+
+
+def test_help_shows_flags_as_flags_and_version_prints(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for flag in ("--json", "--no-tileset", "--each", "--force"):
+        line = next(line for line in out.splitlines() if f"{flag} " in line and "│" in line)
+        assert "<bool>" not in line, line  # a flag takes no value: `--json true` would name a file 'true'
+    code, out, err = run(capsys, "--version")
+    from kscore import __version__
+    assert (code, out.strip(), err) == (0, f"kscore {__version__}", "")
