@@ -61,6 +61,22 @@ def _epilog() -> str:
     )
 
 
+def _interruptible(command):
+    """Ctrl-C ends a command with one line and exit code 130 (Typer would exit silently, click with
+    'Aborted!' and 1). Files are written whole or not at all (photo_input.write_whole)."""
+    import functools
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            print("kscore: interrupted", file=sys.stderr)
+            raise typer.Exit(130) from None
+
+    return run
+
+
 def _fail(error: KscoreError) -> typer.Exit:
     print(f"kscore: {error}", file=sys.stderr)
     return typer.Exit(error.exit_code)
@@ -172,6 +188,7 @@ _VERSION = typer.Option(False, "--version", metavar="", is_eager=True, callback=
 
 
 @score_app.command(help=_SCORE_HELP, epilog=_epilog())
+@_interruptible
 def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
           no_tileset: bool = _NO_TILESET, game: str = _GAME, overlay: Optional[Path] = _OVERLAY,
           csv: Optional[Path] = _CSV, each: bool = _EACH, force: bool = _FORCE,
@@ -225,6 +242,7 @@ dynasty_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, 
 
 @dynasty_app.command(epilog="[b]Example[/b]\n\nkscore dynasty game1.kingdom game2.kingdom game3.kingdom\n\n"
                      + _EXIT_HELP + "\n\n" + _FORMAT_HELP)
+@_interruptible
 def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
                     no_tileset: bool = _NO_TILESET, game: str = _GAME) -> None:
     """Dynasty: add up each player's totals over several games (one file per game; players matched by name)."""

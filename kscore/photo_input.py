@@ -191,12 +191,27 @@ def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str
         if target.exists() and not force:
             return f"{target} already exists (it may hold your corrections): not overwritten; --force replaces it"
         kept = back_up(target)
-        target.write_text(text)
+        write_whole(target, lambda part: part.write_text(text))
     except OSError as error:  # a read-only folder or file, a name too long: the score is still shown
         return f"cannot write {target}: {error.strerror or error}; the reading is not saved"
     if kept:
         return f"wrote {target} ({kept}); edit it and run `kscore {target}` to rescore"
     return f"wrote {target}: edit it and run `kscore {target}` to rescore"
+
+
+def write_whole(path: Path, write) -> None:
+    """write(part) writes a sibling file, which then replaces `path` in one step: a Ctrl-C or a
+    full disk never leaves half a file (a truncated reading would pass for the player's edits).
+    The part keeps the suffix (OpenCV picks the image type by it)."""
+    import os
+
+    part = path.with_name(f".{path.stem}.part-{os.getpid()}{path.suffix}")
+    try:
+        write(part)
+        os.replace(part, path)
+    finally:
+        if part.exists():
+            part.unlink()
 
 
 def back_up(path: Path) -> str:
@@ -215,4 +230,5 @@ def back_up(path: Path) -> str:
     return f"the old one is kept as {backup.name}"
 
 
-__all__ = ["PhotoGame", "PhotoKingdom", "PartialKingdom", "read_photo", "read_loaded_photo", "save_reading", "back_up", "reading_path", "kingdom_names"]
+__all__ = ["PhotoGame", "PhotoKingdom", "PartialKingdom", "read_photo", "read_loaded_photo", "save_reading", "back_up",
+           "write_whole", "reading_path", "kingdom_names"]

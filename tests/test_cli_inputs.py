@@ -176,3 +176,42 @@ def test_help_shows_flags_as_flags_and_version_prints(capsys):
     code, out, err = run(capsys, "--version")
     from kscore import __version__
     assert (code, out.strip(), err) == (0, f"kscore {__version__}", "")
+
+
+def test_a_file_is_written_whole_or_not_at_all(tmp_path):
+    from kscore.photo_input import write_whole
+
+    target = tmp_path / "table.kingdom"
+    target.write_text("the player's corrections\n")
+
+    def half_then_ctrl_c(part):
+        part.write_text("[tab")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_whole(target, half_then_ctrl_c)
+    assert target.read_text() == "the player's corrections\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["table.kingdom"]  # no part file left
+    write_whole(target, lambda part: part.write_text("new\n"))
+    assert target.read_text() == "new\n" and [p.name for p in tmp_path.iterdir()] == ["table.kingdom"]
+
+
+def test_ctrl_c_mid_batch_is_one_line_no_traceback(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    for i in range(12):
+        shutil.copy(SAMPLE_PHOTO, tmp_path / f"p{i:02}.jpg")
+    probe = "import sys; from kscore.cli import main; print('ready', flush=True); main(sys.argv[1:])"
+    process = subprocess.Popen([sys.executable, "-c", probe, str(tmp_path), "--csv", str(tmp_path / "r.csv")],
+                               cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert process.stdout.readline() == "ready\n"
+    import time
+    time.sleep(1.0)  # reading the photos
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert err.strip().endswith("kscore: interrupted") and "Traceback" not in err
+    assert not [p for p in tmp_path.iterdir() if ".part" in p.name]

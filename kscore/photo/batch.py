@@ -117,7 +117,7 @@ def save_readings(games: Sequence, force: bool) -> list[str]:
 
 def write_overlays(games: Sequence, scores: Sequence, out: Path) -> list[str]:
     """Draw each photo's reading; several photos: out-<photo>.jpg each. A file replaced is kept as .bak."""
-    from ..photo_input import back_up
+    from ..photo_input import back_up, write_whole
     from .overlay import write_overlay
 
     by_kingdom = {id(s.kingdom): s for s in scores}  # names repeat when photos share a file name
@@ -134,7 +134,8 @@ def write_overlays(games: Sequence, scores: Sequence, out: Path) -> list[str]:
         targets.add(target)
         try:
             kept = back_up(target)
-            write_overlay(game.source, game, [by_kingdom[id(f.kingdom)] for f in game.found], target)
+            drawn = [by_kingdom[id(f.kingdom)] for f in game.found]
+            write_whole(target, lambda part: write_overlay(game.source, game, drawn, part))
         except OSError as error:
             raise KscoreError(str(error)) from None
         messages.append(f"wrote the overlay {target}" + (f" ({kept})" if kept else ""))
@@ -191,7 +192,7 @@ def write_csv(path: Path, results: Sequence, games: Sequence) -> str:
     """One line per kingdom: source, name, place, score, size, unsure squares, corners. A file replaced is kept as .bak.
 
     results: (scores, ranking) per game; a place is looked up in its own game's ranking."""
-    from ..photo_input import back_up
+    from ..photo_input import back_up, write_whole
 
     sources = _sources(games)
     places = {id(s.kingdom): p.place for scores, ranking in results
@@ -199,17 +200,21 @@ def write_csv(path: Path, results: Sequence, games: Sequence) -> str:
     scores = [s for group, _ in results for s in group]
     try:
         kept = back_up(Path(path))
-        with open(path, "w", newline="") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(["source", "kingdom", "place", "score", "size", "unsure_squares", "corners"])
-            for s in scores:
-                source, corners, _ = sources.get(id(s.kingdom), ("", None, []))
-                flat = " ".join(f"{x:.0f},{y:.0f}" for x, y in corners) if corners else ""
-                writer.writerow([source, s.kingdom.name, places.get(id(s.kingdom), ""), s.total, s.kingdom.size,
-                                 len(s.kingdom.uncertain()), flat])
+        write_whole(Path(path), lambda part: _write_rows(part, scores, sources, places))
     except OSError as error:
         raise KscoreError(f"cannot write {path}: {error.strerror or error}") from None
-    return f"wrote {path} ({len(scores)} kingdoms" + (f"; {kept})" if kept else ")")
+    return f"wrote {path} ({len(scores)} kingdom{'s' if len(scores) != 1 else ''}" + (f"; {kept})" if kept else ")")
+
+
+def _write_rows(path: Path, scores: Sequence, sources: dict, places: dict) -> None:
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["source", "kingdom", "place", "score", "size", "unsure_squares", "corners"])
+        for s in scores:
+            source, corners, _ = sources.get(id(s.kingdom), ("", None, []))
+            flat = " ".join(f"{x:.0f},{y:.0f}" for x, y in corners) if corners else ""
+            writer.writerow([source, s.kingdom.name, places.get(id(s.kingdom), ""), s.total, s.kingdom.size,
+                             len(s.kingdom.uncertain()), flat])
 
 
 def check_outputs(paths: Sequence[Path], overlay: Path | None, csv_path: Path | None) -> None:
