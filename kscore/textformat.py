@@ -326,8 +326,8 @@ def read_game(path: Path | str, base: GameRules | None = None) -> Game:
         raise KingdomFormatError("no such file", source) from None
     except OSError as error:
         raise KingdomFormatError(f"cannot read: {error.strerror or error}", source) from None
-    try:
-        text = data.decode("utf-8-sig")
+    try:  # Windows Notepad's "Unicode" is UTF-16 with a byte-order mark
+        text = data.decode("utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         text, bad = "\x00", error.start
     if "\x00" in text:  # not text: a photo under another name gets told so
@@ -337,7 +337,9 @@ def read_game(path: Path | str, base: GameRules | None = None) -> Game:
                                      ".jpg, .jpeg, .png, .bmp, .tif, .tiff or .webp (rename or convert it)", source)
         if b"\x00" in data:
             raise KingdomFormatError("this is a binary file, not a kingdom text file", source)
-        raise KingdomFormatError(f"not UTF-8 text (bad byte at offset {bad})", source)
+        line = data.count(b"\n", 0, bad) + 1
+        raise KingdomFormatError(f"not UTF-8 text (bad byte at offset {bad}, line {line})", source, None, None,
+                                 "the file saved as UTF-8")
     if not text.strip():
         raise KingdomFormatError("empty file", source, None, None, "rows of squares like 'W1 G0 C L0 .'")
     return parse_game(text, source, base)

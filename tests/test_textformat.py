@@ -255,3 +255,10 @@ def test_any_text_either_parses_or_fails_with_one_line_format_error(text):
         assert str(error).startswith("f.kingdom") and "\n" not in str(error)
     else:
         assert all(k.size in (5, 7) for k in game.kingdoms)
+
+
+def test_utf16_from_windows_notepad_is_read(tmp_path):
+    for encoding, bom in (("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff")):
+        path = tmp_path / "k.kingdom"
+        path.write_bytes(bom + ALICE_GRID.replace("\n", "\r\n").encode(encoding))  # was "a binary file"
+        assert read_game(path).kingdoms[0][1, 2].terrain is Terrain.CASTLE
