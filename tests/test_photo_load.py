@@ -99,3 +99,14 @@ def test_an_iphone_heic_gets_export_advice(tmp_path):
     heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
     with pytest.raises(PhotoError, match="export it as JPEG"):
         load_photo(heic)
+
+
+def test_a_file_named_jpg_that_is_not_a_jpeg_says_what_it_is(tmp_path):
+    text = tmp_path / "game.jpg"
+    text.write_text("W1 W0 F0 F1 L0\n")
+    with pytest.raises(PhotoError, match="is a text file, not an image.*like game.kingdom"):
+        load_photo(text)
+    heic = tmp_path / "IMG_0001.jpg"  # a HEIC the phone or a tool named .jpg
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))
+    with pytest.raises(PhotoError, match="export it as JPEG"):
+        load_photo(heic)

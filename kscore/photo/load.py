@@ -135,8 +135,11 @@ def load_photo(path: Path | str, min_long_side: int = DEFAULT_MIN_LONG_SIDE, red
     if header is None:
         image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
         if image is None:
-            if path.suffix.lower() in HEIF_SUFFIXES:
-                raise PhotoError(f"{path}: {HEIF_ADVICE}")
+            if path.suffix.lower() in HEIF_SUFFIXES or data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1"):
+                raise PhotoError(f"{path}: {HEIF_ADVICE}")  # also a HEIC renamed .jpg
+            if _is_text(data):
+                raise PhotoError(f"{path} is a text file, not an image; a kingdom typed as text is read "
+                                 "when its name does not end in an image type (like game.kingdom)")
             raise PhotoError(f"{path} is not an image OpenCV can decode")
         return Photo(path, image, (image.shape[1], image.shape[0]))
     factor = reduction if reduction in _REDUCED else choose_reduction(header.shown_size, min_long_side)
@@ -144,6 +147,13 @@ def load_photo(path: Path | str, min_long_side: int = DEFAULT_MIN_LONG_SIDE, red
     if image is None:
         raise PhotoError(f"{path} looks like a JPEG but does not decode")
     return Photo(path, image, header.shown_size)
+
+
+def _is_text(data: bytes) -> bool:
+    try:
+        return b"\x00" not in data and bool(data.decode("utf-8-sig").strip())
+    except UnicodeDecodeError:
+        return False
 
 
 def check_usable(photo: Photo) -> None:
