@@ -189,7 +189,8 @@ def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str
     text += write_game(Game(game.rules, game.kingdoms, str(target)))
     try:
         if target.exists() and not force:
-            return f"{target} already exists (it may hold your corrections): not overwritten; --force replaces it"
+            return (f"{target} already exists (it may hold your corrections): not overwritten; --force replaces it. "
+                    f"The scores shown are read from the photo again: `kscore {target}` scores that file")
         kept = back_up(target)
         write_whole(target, lambda part: part.write_text(text))
     except OSError as error:  # a read-only folder or file, a name too long: the score is still shown

@@ -215,3 +215,14 @@ def test_ctrl_c_mid_batch_is_one_line_no_traceback(tmp_path):
     assert process.returncode == 130, err
     assert err.strip().endswith("kscore: interrupted") and "Traceback" not in err
     assert not [p for p in tmp_path.iterdir() if ".part" in p.name]
+
+
+def test_rescoring_a_photo_whose_reading_was_corrected_points_at_the_corrected_file(capsys, tmp_path):
+    photo = tmp_path / "table.jpg"
+    shutil.copy(SAMPLE_PHOTO, photo)
+    run(capsys, photo)
+    reading = tmp_path / "table.kingdom"
+    reading.write_text(reading.read_text().replace("[table]", "[Alice]"))
+    code, out, err = run(capsys, photo)
+    assert code == 0 and "[Alice]" in reading.read_text()
+    assert f"read from the photo again: `kscore {reading}` scores that file" in " ".join(err.split())
