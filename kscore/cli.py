@@ -104,7 +104,9 @@ def one_game(games: list[Game]) -> str:
 def load_game(path: Path, rules: GameRules) -> Game:
     """A text file or, by its extension, a photo (recognition imported only then)."""
     if path.is_dir():  # folders with photos were expanded into them before
-        raise KscoreError(f"{path}: a folder with no photos in it ({' '.join(sorted(IMAGE_SUFFIXES))})")
+        texts = sorted(p.name for p in path.glob("*.kingdom"))
+        hint = f"; for its {len(texts)} kingdom files: kscore {path / '*.kingdom'}" if texts else ""
+        raise KscoreError(f"{path}: a folder with no photos in it ({' '.join(sorted(IMAGE_SUFFIXES))}){hint}")
     if is_image(path):
         if not path.exists():
             raise KscoreError(f"{path}: no such file")

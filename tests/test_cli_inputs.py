@@ -226,3 +226,10 @@ def test_rescoring_a_photo_whose_reading_was_corrected_points_at_the_corrected_f
     code, out, err = run(capsys, photo)
     assert code == 0 and "[Alice]" in reading.read_text()
     assert f"read from the photo again: `kscore {reading}` scores that file" in " ".join(err.split())
+
+
+def test_a_folder_of_kingdom_files_says_how_to_score_them(capsys, tmp_path):
+    shutil.copy(ALICE, tmp_path / "alice.kingdom")
+    code, out, err = run(capsys, tmp_path)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and f"for its 1 kingdom files: kscore {tmp_path / '*.kingdom'}" in err
