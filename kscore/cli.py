@@ -110,6 +110,11 @@ def load_game(path: Path, rules: GameRules) -> Game:
     if is_image(path):
         if not path.exists():
             raise KscoreError(f"{path}: no such file")
+        from .kingdom import BASE_LETTERS
+
+        if not set(BASE_LETTERS.values()) <= set(GAMES[rules.game].letters.values()):
+            raise KscoreError(f"{path}: photos are read as Kingdomino tiles, not {rules.game}; "
+                              f"score {rules.game} kingdoms from text (game: {rules.game})")
         try:
             from .photo_input import read_photo  # type: ignore[import-not-found]
         except ImportError:

@@ -233,3 +233,13 @@ def test_a_folder_of_kingdom_files_says_how_to_score_them(capsys, tmp_path):
     code, out, err = run(capsys, tmp_path)
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and f"for its 1 kingdom files: kscore {tmp_path / '*.kingdom'}" in err
+
+
+def test_a_photo_with_game_origins_is_refused_by_name_and_the_others_scored(capsys, tmp_path):
+    photo = tmp_path / "table.jpg"
+    shutil.copy(SAMPLE_PHOTO, photo)
+    origins = PROJECT / "tests" / "data" / "expansions" / "origins_totem.kingdom"
+    code, out, err = run(capsys, photo, origins, "--game", "origins", "--json")
+    assert code == 2
+    assert [f["source"] for f in json.loads(out)["failures"]] == [str(photo)]
+    assert f"{photo}: photos are read as Kingdomino tiles, not origins" in err
