@@ -283,6 +283,9 @@ def _subcommand_app(name: str) -> typer.Typer:
 def main(argv: Optional[list[str]] = None) -> None:
     """Console-script entry point: dispatch to a subcommand or the score command."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if "" in args:  # Path("") is ".": `kscore "$PHOTO"` with PHOTO unset would score the current folder
+        print("kscore: an empty argument (an unset variable in a script?): name a file", file=sys.stderr)
+        sys.exit(2)
     try:
         if args and args[0] in SUBCOMMANDS:
             _subcommand_app(args[0])(args=args[1:], prog_name=f"kscore {args[0]}")

@@ -243,3 +243,12 @@ def test_a_photo_with_game_origins_is_refused_by_name_and_the_others_scored(caps
     assert code == 2
     assert [f["source"] for f in json.loads(out)["failures"]] == [str(photo)]
     assert f"{photo}: photos are read as Kingdomino tiles, not origins" in err
+
+
+def test_an_empty_argument_is_refused_not_read_as_the_current_folder(capsys, tmp_path, monkeypatch):
+    shutil.copy(SAMPLE_PHOTO, tmp_path / "table.jpg")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "", "--json")
+    assert (code, out) == (2, "")
+    assert "an empty argument" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["table.jpg"]  # no reading written
