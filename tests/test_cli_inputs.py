@@ -252,3 +252,14 @@ def test_an_empty_argument_is_refused_not_read_as_the_current_folder(capsys, tmp
     assert (code, out) == (2, "")
     assert "an empty argument" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["table.jpg"]  # no reading written
+
+
+def test_overlays_are_not_written_among_the_photos_of_a_folder_being_scored(capsys, tmp_path):
+    shutil.copy(SAMPLE_PHOTO, tmp_path / "table.jpg")
+    code, out, err = run(capsys, tmp_path, "--overlay", tmp_path / "checked.jpg")
+    assert (code, out) == (2, "")
+    assert "would score the pictures as photos" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["table.jpg"]
+    (tmp_path / "checked").mkdir()
+    code, out, err = run(capsys, tmp_path, "--overlay", tmp_path / "checked" / "checked.jpg")
+    assert code == 0 and (tmp_path / "checked" / "checked.jpg").exists()

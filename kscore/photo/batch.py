@@ -217,7 +217,8 @@ def _write_rows(path: Path, scores: Sequence, sources: dict, places: dict) -> No
                              len(s.kingdom.uncertain()), flat])
 
 
-def check_outputs(paths: Sequence[Path], overlay: Path | None, csv_path: Path | None) -> None:
+def check_outputs(paths: Sequence[Path], overlay: Path | None, csv_path: Path | None,
+                  folders: Sequence[Path] = ()) -> None:
     """Refuse, before any photo is read, an --overlay/--csv that cannot be written or would replace an input.
 
     An input photo, a text file or the reading written beside a photo would be
@@ -240,6 +241,9 @@ def check_outputs(paths: Sequence[Path], overlay: Path | None, csv_path: Path | 
             raise KscoreError(f"{flag} {path}: that is {inputs[key(path)]}; it would be replaced: name another file")
     if len(outputs) == 2 and key(outputs[0][1]) == key(outputs[1][1]):
         raise KscoreError(f"--overlay and --csv name the same file {overlay}; give each its own")
+    if overlay and any(key(overlay).parent == key(folder) for folder in folders):
+        raise KscoreError(f"--overlay {overlay}: inside {overlay.parent}, whose photos are being scored: the next "
+                          f"`kscore {overlay.parent}` would score the pictures as photos; write them in another folder")
     if overlay:
         import cv2
 
@@ -263,7 +267,7 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
 
     early: list[str] = []
     paths = expand_paths(files, early)
-    check_outputs(paths, overlay, csv_path)
+    check_outputs(paths, overlay, csv_path, [f for f in files if f.is_dir()])
     games, failures = load_games(paths, lambda path: load_game(path, rules))
     for note in early:
         print(f"kscore: {note}", file=sys.stderr)
