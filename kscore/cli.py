@@ -98,6 +98,13 @@ def one_game(games: list[Game]) -> str:
     names = sorted({g.rules.game for g in games})
     if len(names) > 1:
         raise KscoreError(f"these files are of different games ({', '.join(names)}): score them separately")
+    seen: dict[str, str] = {}
+    for g in games:  # alice.kingdom in two folders, a/game.jpg and b/game.jpg: the ranking cannot tell them apart
+        for k in g.kingdoms:
+            if k.name in seen and seen[k.name] != str(g.source):
+                print(f"kscore: two players named '{k.name}' ({seen[k.name]}, {g.source}): "
+                      "rename one file (or its [Name] line) to tell them apart in the ranking", file=sys.stderr)
+            seen.setdefault(k.name, str(g.source))
     return games[0].rules.game
 
 

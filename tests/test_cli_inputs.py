@@ -263,3 +263,12 @@ def test_overlays_are_not_written_among_the_photos_of_a_folder_being_scored(caps
     (tmp_path / "checked").mkdir()
     code, out, err = run(capsys, tmp_path, "--overlay", tmp_path / "checked" / "checked.jpg")
     assert code == 0 and (tmp_path / "checked" / "checked.jpg").exists()
+
+
+def test_two_players_of_the_same_name_from_two_files_are_pointed_out(capsys, tmp_path):
+    (tmp_path / "a").mkdir()
+    other = tmp_path / "a" / "alice.kingdom"
+    shutil.copy(ALICE, other)
+    code, out, err = run(capsys, ALICE, other, "--json")
+    assert code == 0 and len(json.loads(out)["kingdoms"]) == 2
+    assert f"two players named 'alice' ({ALICE}, {other})" in err
