@@ -32,6 +32,14 @@ IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".
 def is_image(path: Path) -> bool:
     return path.suffix.lower() in IMAGE_SUFFIXES
 
+
+def is_folder(path: Path) -> bool:
+    """path.is_dir(), False when the name cannot even be looked up (too long...): load_game reports that file."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
 #: Subcommands: name -> ("module:attribute" of a typer.Typer, one-line help).
 #: Imported only when run, so scoring text never loads models. Add one with one line.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -110,6 +118,13 @@ def one_game(games: list[Game]) -> str:
 
 def load_game(path: Path, rules: GameRules) -> Game:
     """A text file or, by its extension, a photo (recognition imported only then)."""
+    try:
+        return _load_game(path, rules)
+    except OSError as error:  # a name too long, a folder we may not list...: this file fails, the others go on
+        raise KscoreError(f"{path}: {error.strerror or error}") from None
+
+
+def _load_game(path: Path, rules: GameRules) -> Game:
     if path.is_dir():  # folders with photos were expanded into them before
         texts = sorted(p.name for p in path.glob("*.kingdom"))
         hint = f"; for its {len(texts)} kingdom files: kscore {path / '*.kingdom'}" if texts else ""
@@ -212,7 +227,7 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
 
     try:
         rules = base_rules(variant, no_tileset, game)
-        if overlay or csv or each or any(p.is_dir() or is_image(p) for p in files):
+        if overlay or csv or each or any(is_folder(p) or is_image(p) for p in files):
             # Photos, folders, several games: kscore.photo.batch (imported only then).
             from .photo.batch import run_score
 
@@ -303,6 +318,9 @@ def main(argv: Optional[list[str]] = None) -> None:
         sys.exit(error.exit_code)
     except (KeyboardInterrupt, BrokenPipeError):
         sys.exit(130)
+    except OSError as error:  # a file kscore could not use: bad input, one line
+        print(f"kscore: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+        sys.exit(2)
     except Exception as error:  # never a traceback for the user
         print(f"kscore: internal error: {type(error).__name__}: {error} (please report it)", file=sys.stderr)
         sys.exit(1)

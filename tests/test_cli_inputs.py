@@ -272,3 +272,13 @@ def test_two_players_of_the_same_name_from_two_files_are_pointed_out(capsys, tmp
     code, out, err = run(capsys, ALICE, other, "--json")
     assert code == 0 and len(json.loads(out)["kingdoms"]) == 2
     assert f"two players named 'alice' ({ALICE}, {other})" in err
+
+
+@pytest.mark.parametrize("suffix", [".jpg", ".kingdom", ""])
+def test_a_name_too_long_for_the_file_system_is_that_files_failure(capsys, tmp_path, suffix):
+    too_long = tmp_path / ("z" * 300 + suffix)
+    code, out, err = run(capsys, too_long, ALICE, "--json")
+    assert code == 2 and [k["name"] for k in json.loads(out)["kingdoms"]] == ["alice"]
+    assert err.count("\n") == 1 and "File name too long" in err and "internal error" not in err
+    code, out, err = run(capsys, ALICE, "--csv", too_long.with_suffix(".csv"))
+    assert (code, out) == (2, "") and "File name too long" in err and "internal error" not in err

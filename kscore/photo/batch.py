@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 from ..errors import KscoreError
 # The CLI decides which files are photos; this module is its photo side.
-from ..cli import is_image
+from ..cli import is_folder, is_image
 
 
 def expand_paths(paths: Sequence[Path], notes: list[str] | None = None) -> list[Path]:
@@ -27,7 +27,7 @@ def expand_paths(paths: Sequence[Path], notes: list[str] | None = None) -> list[
     seen: set[Path] = set()
     for path in paths:
         inside = []
-        if path.is_dir():
+        if is_folder(path):
             entries = sorted(path.iterdir())
             inside = [p for p in entries if p.is_file() and is_image(p) and not p.name.startswith(".")]
             skipped = [p.name for p in entries if p.is_dir() and not p.name.startswith(".")]
@@ -267,7 +267,7 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
 
     early: list[str] = []
     paths = expand_paths(files, early)
-    check_outputs(paths, overlay, csv_path, [f for f in files if f.is_dir()])
+    check_outputs(paths, overlay, csv_path, [f for f in files if is_folder(f)])
     games, failures = load_games(paths, lambda path: load_game(path, rules))
     for note in early:
         print(f"kscore: {note}", file=sys.stderr)
