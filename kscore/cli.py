@@ -50,7 +50,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 
 _FORMAT_HELP = "The kingdom text format and the --json schema: README.md, sections 'The kingdom text format' and 'JSON output'."
 
-_EXIT_HELP = "Exit codes: 0 scored; 2 bad input (unreadable file, parse error, unsupported size, bad option); 3 nothing recognisable in a photo."
+_EXIT_HELP = ("Exit codes: 0 scored; 2 bad input (unreadable file, parse error, unsupported size, bad option); "
+              "3 nothing recognisable in a photo. With several files, one that fails is reported and the others "
+              "are still scored (the exit code is then the failure's; --json lists it under \"failures\").")
 
 
 def _epilog() -> str:
@@ -177,8 +179,10 @@ def _emit_json(document: dict) -> None:
 
 score_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode="rich")
 
-_FILES = typer.Argument(..., metavar="FILE", help="Kingdom text files (*.kingdom or any text) or photos.",
-                        show_default=False)
+_FILES = typer.Argument(..., metavar="FILE", show_default=False,
+                        help="Kingdom text files (*.kingdom or any text), photos "
+                             f"({' '.join(sorted(s for s in IMAGE_SUFFIXES if not s.startswith('.hei')))}) "
+                             "or folders of photos.")
 _JSON = typer.Option(False, "--json", metavar="", help="Print one JSON document on stdout and nothing else.")
 _VARIANT = typer.Option([], "--variant", "-v", metavar="NAME",
                         help=f"Turn a variant on for every kingdom (repeatable): {', '.join(KNOWN_VARIANTS)}.")

@@ -173,6 +173,8 @@ def test_help_shows_flags_as_flags_and_version_prints(capsys):
     for flag in ("--json", "--no-tileset", "--each", "--force"):
         line = next(line for line in out.splitlines() if f"{flag} " in line and "│" in line)
         assert "<bool>" not in line, line  # a flag takes no value: `--json true` would name a file 'true'
+    text = " ".join(out.replace("│", " ").split())
+    assert "or folders of photos" in text and "the others are still scored" in text
     code, out, err = run(capsys, "--version")
     from kscore import __version__
     assert (code, out.strip(), err) == (0, f"kscore {__version__}", "")
