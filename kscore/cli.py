@@ -169,6 +169,11 @@ def score_games(games: list[Game]) -> list[KingdomScore]:
     return [score_kingdom(k, g.rules) for g in games for k in g.kingdoms]
 
 
+def _failures_json(failed: list[tuple[Path, KscoreError]]) -> list[dict]:
+    """--json: the files not scored, why, and the exit code each gives."""
+    return [{"source": str(path), "error": str(error), "exit_code": error.exit_code} for path, error in failed]
+
+
 def _emit_json(document: dict) -> None:
     from .report import dumps
 
@@ -246,7 +251,9 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
                 games.append(load_game(path, rules))
             except KscoreError as error:
                 failed.append((path, error))
-        if not games:
+        if not games:  # every file failed; --json still prints its one document, naming them
+            if as_json:
+                _emit_json({"kingdoms": [], "ranking": [], "failures": _failures_json(failed)})
             for _, error in failed[:-1]:
                 print(f"kscore: {error}", file=sys.stderr)
             raise failed[-1][1]
@@ -258,7 +265,7 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
     if as_json:
         document = report.scores_json(scores, ranking)
         if failed:
-            document["failures"] = [{"source": str(p), "error": str(e), "exit_code": e.exit_code} for p, e in failed]
+            document["failures"] = _failures_json(failed)
         _emit_json(document)
     else:
         report.print_scores(Console(), scores, ranking)

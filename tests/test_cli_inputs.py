@@ -284,3 +284,16 @@ def test_a_name_too_long_for_the_file_system_is_that_files_failure(capsys, tmp_p
     assert err.count("\n") == 1 and "File name too long" in err and "internal error" not in err
     code, out, err = run(capsys, ALICE, "--csv", too_long.with_suffix(".csv"))
     assert (code, out) == (2, "") and "File name too long" in err and "internal error" not in err
+
+
+def test_json_when_every_photo_fails_is_still_one_document(capsys, tmp_path):
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(SAMPLE_PHOTO.read_bytes()[:300])  # a truncated download
+    code, out, err = run(capsys, broken, tmp_path / "missing.jpg", "--json")
+    assert code == 2
+    doc = json.loads(out)
+    assert (doc["kingdoms"], doc["ranking"]) == ([], [])
+    assert [f["source"] for f in doc["failures"]] == [str(broken), str(tmp_path / "missing.jpg")]
+    assert err.count("\n") == 2
+    code, out, err = run(capsys, broken, "--json", "--each")
+    assert code == 2 and json.loads(out)["games"] == []

@@ -88,7 +88,7 @@ def _progress(photos: int):
 
 
 def failures_json(failures: Sequence[Failure]) -> list[dict]:
-    """--json: the files not scored, why, and the exit code each would give."""
+    """--json: the files not scored, why, and the exit code each gives."""
     return [{"source": str(f.path), "error": str(f.error), "exit_code": f.error.exit_code} for f in failures]
 
 
@@ -271,7 +271,10 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
     games, failures = load_games(paths, lambda path: load_game(path, rules))
     for note in early:
         print(f"kscore: {note}", file=sys.stderr)
-    if not games:  # every file failed: each says why, nothing on stdout
+    if not games:  # every file failed: each says why; --json still prints its one document
+        if as_json:
+            empty = {"games": []} if each else {"kingdoms": [], "ranking": []}
+            emit_json({**empty, "failures": failures_json(failures)})
         for failure in failures[:-1]:
             print(f"kscore: {failure.error}", file=sys.stderr)
         raise failures[-1].error
