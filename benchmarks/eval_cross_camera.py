@@ -11,7 +11,7 @@ Terrain: "castle never chosen" reads every square as its best other terrain: a
 kingdom has one castle, which the decoder enforces, so this is closer to what a
 whole board read gives. Crowns: each square's most likely count (castle squares
 left out). The phone crops show a sliver of their neighbours, whose crowns could
-be counted; few are (read 1 where the label says 0: 15 of 2,989 when first run).
+be counted; few are (read 1 where the label says 0: 13 of 2,989 when first run).
 
     python benchmarks/eval_cross_camera.py [--boards ../shared/data/kingdomino] [--phone ../shared/data/tiles-phone]
 """
