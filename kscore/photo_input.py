@@ -206,7 +206,7 @@ def write_whole(path: Path, write) -> None:
     The part keeps the suffix (OpenCV picks the image type by it)."""
     import os
 
-    part = path.with_name(f".{path.stem}.part-{os.getpid()}{path.suffix}")
+    part = path.with_name(f".kscore-part-{os.getpid()}{path.suffix}")  # short: any name that fits, fits
     try:
         write(part)
         os.replace(part, path)

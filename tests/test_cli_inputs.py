@@ -216,7 +216,7 @@ def test_ctrl_c_mid_batch_is_one_line_no_traceback(tmp_path):
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
     assert err.strip().endswith("kscore: interrupted") and "Traceback" not in err
-    assert not [p for p in tmp_path.iterdir() if ".part" in p.name]
+    assert not [p for p in tmp_path.iterdir() if "part" in p.name]
 
 
 def test_rescoring_a_photo_whose_reading_was_corrected_points_at_the_corrected_file(capsys, tmp_path):
@@ -297,3 +297,11 @@ def test_json_when_every_photo_fails_is_still_one_document(capsys, tmp_path):
     assert err.count("\n") == 2
     code, out, err = run(capsys, broken, "--json", "--each")
     assert code == 2 and json.loads(out)["games"] == []
+
+
+def test_a_long_name_that_fits_is_written(tmp_path):
+    from kscore.photo_input import write_whole
+
+    target = tmp_path / ("r" * 245 + ".kingdom")  # 253 bytes: fits; a part file named after it would not
+    write_whole(target, lambda part: part.write_text("[A]\n"))
+    assert target.read_text() == "[A]\n" and [p.name for p in tmp_path.iterdir()] == [target.name]
