@@ -394,3 +394,19 @@ def test_side_missing_part_of_its_outer_row_keeps_to_a_grid_line(missing):
     if missing > 3.5:
         expected[2:, 1] -= pitch  # the bottom side a row in
     assert np.max(np.linalg.norm(refined - expected, axis=1)) < 3.0
+
+
+@pytest.mark.parametrize("kind", ["cloth", "wood"])
+def test_kingdom_joined_to_a_bright_patch_at_the_photo_edge_is_found_whole(kind):
+    """Window light brightens the table from the photo's edge to just short of the board: the
+    patch is unlike the border, joins the board's blob and made it 'cut by the left edge' (a
+    partial find 30% off). The long blob at the edge is also tried in parts; the board, whole
+    with clear seams, is found and the partial find centred on it dropped."""
+    quad = np.array([[310, 300], [810, 290], [820, 790], [300, 800]], float)
+    scene = scene_with_quads([labelled_boards()[0]], [quad], np.random.default_rng(2), size=(1200, 1000),
+                             background_kind=kind)
+    image = scene.image.astype(np.float32)
+    image[350:750, :292] *= 1.5
+    found = localise(_photo(np.clip(image, 0, 255).astype(np.uint8))).boards
+    assert len(found) == 1 and not found[0].partial
+    assert corner_error(found[0].corners, scene.kingdoms[0].corners) < 0.01

@@ -5,7 +5,9 @@ Stages, each a pure function on arrays:
    does not show. Tiles are saturated and varied; a table, cloth or mat is a
    few colours that also fill the border. Colours are compared as a smoothed
    3D histogram so a lake tile on a navy cutting mat still differs by shade.
-2. `candidate_quads`: cleaned-up blobs of foreground -> outline quadrilaterals.
+2. `candidate_quads`: cleaned-up blobs of foreground -> outline quadrilaterals
+   (a long blob at the photo's edge, maybe a kingdom joined to a bright patch
+   of table there, also in parts).
 3. `refine_quad`: in a rectified view with a margin, fit a straight line to the
    board's edge on each side (where foreground ends), intersect -> corners.
    Repeated, so perspective left by the first guess shrinks each time.
@@ -75,6 +77,8 @@ NEAR_RUN = 0.25
 #: rough outline must come for both grids to be polished and compared.
 SURE_SEAMS = 0.9
 SIZE_DOUBT = 0.4
+#: A blob at the photo's edge longer than this (long over short side) is also tried in parts (see candidate_quads).
+JOINED_ASPECT = 1.4
 
 
 @dataclass(frozen=True)
@@ -255,8 +259,8 @@ def _blur_bins(hist: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------- stage 2
 
 
-def candidate_quads(fg: np.ndarray, min_area_frac: float = 0.015) -> list[tuple[Quad, np.ndarray]]:
-    """Outline quads of large foreground blobs, with each blob's mask.
+def candidate_quads(fg: np.ndarray, min_area_frac: float = 0.015) -> list[tuple[Quad, np.ndarray, bool]]:
+    """Outline quads of large foreground blobs, with each blob's mask and whether it is a part of a blob also tried whole.
 
     Kingdoms laid close together merge into one blob; a blob that is not one
     quad is eroded until it falls apart, and each part is tried on its own.
@@ -271,13 +275,19 @@ def candidate_quads(fg: np.ndarray, min_area_frac: float = 0.015) -> list[tuple[
     for blob, contour in _blobs(mask, min_area):
         quad = _blob_quad(contour)
         if quad is not None and cv2.contourArea(contour) > 0.8 * quad_area(quad) and _aspect(quad) < SPLIT_ASPECT:
-            out.append((quad, blob))
+            out.append((quad, blob, False))
+            if _touches_edge(blob) and _aspect(quad) > JOINED_ASPECT:
+                # Long and at the photo's edge: a kingdom joined to something
+                # there (a bright patch of table) as well as a cut one. Its
+                # parts are tried too (see localise).
+                out += [(q, part, True) for part, c in _split(blob, opened & blob, k, min_area)
+                        for q in [_blob_quad(c)] if q is not None]
             continue
         parts = _split(blob, opened & blob, k, min_area)
         for part, part_contour in parts or [(blob, contour)]:
             quad = _blob_quad(part_contour)
             if quad is not None:
-                out.append((quad, part))
+                out.append((quad, part, False))
     return out
 
 
@@ -536,13 +546,15 @@ def localise(photo: Photo) -> Localisation:
     boards: list[FoundBoard] = []
     tried = 0
     long_blobs = 0
-    for quad, blob in candidate_quads(fg):
-        tried += 1
+    for quad, blob, part in candidate_quads(fg):
+        tried += not part
         refined = refine_quad(fg, quad)
         if _aspect(refined) >= SPLIT_ASPECT and not _touches_edge(blob):
             long_blobs += 1  # two kingdoms touching? Cutting it in two guesses where: refused instead.
             continue
         board = _examine(work, fg, edges, refined, blob, to_original)
+        if board is not None and part and (board.partial or board.seams < SURE_SEAMS):
+            continue  # a part of a blob tried whole counts only as a whole kingdom that shows its seams clearly
         if board is not None:
             boards.append(board)
     if 0.8 < w / h < 1.25 and _tile_colours(_border_strip(work)):
@@ -556,7 +568,14 @@ def localise(photo: Photo) -> Localisation:
             corners = refine_lattice(edges, whole, fit.size, reach=0.15)
             return Localisation((FoundBoard(corners * to_original, fit.size, False, "", fit.seams, fit.contrast),), "")
     seen = _describe(fg, tried, long_blobs)
-    return Localisation(tuple(boards), seen)
+    return Localisation(tuple(_without_covered_partials(boards)), seen)
+
+
+def _without_covered_partials(boards: list[FoundBoard]) -> list[FoundBoard]:
+    """The finds less the partial ones centred on a whole one (a kingdom joined to something at the photo's edge)."""
+    whole = [b.corners.astype(np.float32).reshape(-1, 1, 2) for b in boards if not b.partial]
+    return [b for b in boards if not b.partial or not any(
+        cv2.pointPolygonTest(poly, tuple(float(v) for v in b.corners.mean(axis=0)), False) >= 0 for poly in whole)]
 
 
 def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) -> FoundBoard | None:
