@@ -94,7 +94,7 @@ def _fail(error: KscoreError) -> typer.Exit:
 
 def base_rules(variants: list[str], no_tileset: bool, game: str = "kingdomino") -> GameRules:
     """Rules from the command-line flags; each file's header adds to them (its `game:` wins over --game)."""
-    names = [v.strip().lower() for v in variants]
+    names = [v.strip().lower() for value in variants for v in value.split(",") if v.strip()]  # -v a,b as in files
     for name in names:
         if name not in KNOWN_VARIANTS:
             raise KscoreError(f"unknown variant '{name}' (expected one of {', '.join(KNOWN_VARIANTS)})")

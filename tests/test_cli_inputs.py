@@ -305,3 +305,11 @@ def test_a_long_name_that_fits_is_written(tmp_path):
     target = tmp_path / ("r" * 245 + ".kingdom")  # 253 bytes: fits; a part file named after it would not
     write_whole(target, lambda part: part.write_text("[A]\n"))
     assert target.read_text() == "[A]\n" and [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_variants_may_be_given_as_a_comma_list_like_in_the_file_header(capsys, tmp_path):
+    full = tmp_path / "full.kingdom"
+    full.write_text("W1 W W W W\nW W W W W\nW W C W W\nW W W W W\nW W W W W\n")  # castle centred, no gap
+    code, out, err = run(capsys, full, "-v", "harmony, middle-kingdom", "--json")
+    assert code == 0, err
+    assert json.loads(out)["kingdoms"][0]["bonuses"].keys() == {"harmony", "middle-kingdom"}
