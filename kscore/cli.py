@@ -169,7 +169,7 @@ def score_games(games: list[Game]) -> list[KingdomScore]:
     return [score_kingdom(k, g.rules) for g in games for k in g.kingdoms]
 
 
-def _failures_json(failed: list[tuple[Path, KscoreError]]) -> list[dict]:
+def failures_json(failed: list[tuple[Path, KscoreError]]) -> list[dict]:
     """--json: the files not scored, why, and the exit code each gives."""
     return [{"source": str(path), "error": str(error), "exit_code": error.exit_code} for path, error in failed]
 
@@ -253,7 +253,7 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
                 failed.append((path, error))
         if not games:  # every file failed; --json still prints its one document, naming them
             if as_json:
-                _emit_json({"kingdoms": [], "ranking": [], "failures": _failures_json(failed)})
+                _emit_json({"kingdoms": [], "ranking": [], "failures": failures_json(failed)})
             for _, error in failed[:-1]:
                 print(f"kscore: {error}", file=sys.stderr)
             raise failed[-1][1]
@@ -265,7 +265,7 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
     if as_json:
         document = report.scores_json(scores, ranking)
         if failed:
-            document["failures"] = _failures_json(failed)
+            document["failures"] = failures_json(failed)
         _emit_json(document)
     else:
         report.print_scores(Console(), scores, ranking)

@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 from ..errors import KscoreError
 # The CLI decides which files are photos; this module is its photo side.
-from ..cli import is_folder, is_image
+from ..cli import failures_json, is_folder, is_image
 
 
 def expand_paths(paths: Sequence[Path], notes: list[str] | None = None) -> list[Path]:
@@ -85,11 +85,6 @@ def _progress(photos: int):
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
         console=console, transient=True, disable=photos < 2 or not console.is_terminal,
     )
-
-
-def failures_json(failures: Sequence[Failure]) -> list[dict]:
-    """--json: the files not scored, why, and the exit code each gives."""
-    return [{"source": str(f.path), "error": str(f.error), "exit_code": f.error.exit_code} for f in failures]
 
 
 def failure_exit_code(failures: Sequence[Failure]) -> int:
@@ -274,7 +269,7 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
     if not games:  # every file failed: each says why; --json still prints its one document
         if as_json:
             empty = {"games": []} if each else {"kingdoms": [], "ranking": []}
-            emit_json({**empty, "failures": failures_json(failures)})
+            emit_json({**empty, "failures": failures_json([(f.path, f.error) for f in failures])})
         for failure in failures[:-1]:
             print(f"kscore: {failure.error}", file=sys.stderr)
         raise failures[-1].error
@@ -293,7 +288,7 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
         documents = [add_photo_fields(report.scores_json(*r), r[0], games) for r in results]
         document = documents[0] if not each else {"games": documents}
         if failures:  # scripts see what was not scored, not only the exit code
-            document["failures"] = failures_json(failures)
+            document["failures"] = failures_json([(f.path, f.error) for f in failures])
         emit_json(document)
     else:
         console = Console()
