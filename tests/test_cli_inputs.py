@@ -313,3 +313,12 @@ def test_variants_may_be_given_as_a_comma_list_like_in_the_file_header(capsys, t
     code, out, err = run(capsys, full, "-v", "harmony, middle-kingdom", "--json")
     assert code == 0, err
     assert json.loads(out)["kingdoms"][0]["bonuses"].keys() == {"harmony", "middle-kingdom"}
+
+
+def test_a_photo_given_with_a_file_of_another_game_keeps_its_reading(capsys, tmp_path):
+    photo = tmp_path / "table.jpg"
+    shutil.copy(SAMPLE_PHOTO, photo)
+    origins = PROJECT / "tests" / "data" / "expansions" / "origins_totem.kingdom"
+    code, out, err = run(capsys, photo, origins)
+    assert code == 2 and "different games" in err
+    assert (tmp_path / "table.kingdom").exists() and f"wrote {tmp_path / 'table.kingdom'}" in err

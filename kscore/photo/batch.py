@@ -273,13 +273,18 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force, load_gam
         for failure in failures[:-1]:
             print(f"kscore: {failure.error}", file=sys.stderr)
         raise failures[-1].error
+    notes = save_readings(games, force) + photo_notes(games)  # first: saved even if the game cannot be ranked
     groups = [[g] for g in games] if each else [games]
     results = []
-    for group in groups:
-        scores = score_games(group)
-        results.append((scores, rank(scores, one_game(group))))
+    try:
+        for group in groups:
+            scores = score_games(group)
+            results.append((scores, rank(scores, one_game(group))))
+    except KscoreError:  # e.g. photos with an Origins file: the readings written are still said
+        for note in notes:
+            print(f"kscore: {note}", file=sys.stderr)
+        raise
     all_scores = [s for scores, _ in results for s in scores]
-    notes = save_readings(games, force) + photo_notes(games)
     if overlay:
         notes += write_overlays(games, all_scores, overlay)
     if csv_path:
