@@ -203,7 +203,7 @@ def test_ctrl_c_mid_batch_is_one_line_no_traceback(tmp_path):
     import subprocess
     import sys
 
-    for i in range(12):
+    for i in range(40):  # several seconds of reading: the interrupt lands mid-batch
         shutil.copy(SAMPLE_PHOTO, tmp_path / f"p{i:02}.jpg")
     probe = "import sys; from kscore.cli import main; print('ready', flush=True); main(sys.argv[1:])"
     process = subprocess.Popen([sys.executable, "-c", probe, str(tmp_path), "--csv", str(tmp_path / "r.csv")],
