@@ -110,3 +110,13 @@ def test_a_file_named_jpg_that_is_not_a_jpeg_says_what_it_is(tmp_path):
     heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))
     with pytest.raises(PhotoError, match="export it as JPEG"):
         load_photo(heic)
+
+
+def test_a_jpeg_cut_short_says_it_is_damaged(tmp_path):
+    from conftest import PROJECT
+
+    whole = (PROJECT / "sample_images" / "table_5x5.jpg").read_bytes()
+    cut = tmp_path / "table.jpg"
+    cut.write_bytes(whole[: len(whole) // 2])  # an interrupted copy
+    with pytest.raises(PhotoError, match="damaged or cut short"):
+        load_photo(cut)

@@ -145,7 +145,8 @@ def load_photo(path: Path | str, min_long_side: int = DEFAULT_MIN_LONG_SIDE, red
     factor = reduction if reduction in _REDUCED else choose_reduction(header.shown_size, min_long_side)
     image = cv2.imdecode(buffer, _REDUCED[factor])
     if image is None:
-        raise PhotoError(f"{path} looks like a JPEG but does not decode")
+        raise PhotoError(f"{path} looks like a JPEG but does not decode: the file is damaged or cut short "
+                         "(an interrupted copy or download?); copy it from the camera again")
     return Photo(path, image, header.shown_size)
 
 
