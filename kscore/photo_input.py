@@ -206,6 +206,9 @@ def write_whole(path: Path, write) -> None:
     The part keeps the suffix (OpenCV picks the image type by it)."""
     import os
 
+    if _special(path):  # --csv /dev/stdout, a pipe: written to, never replaced
+        write(path)
+        return
     part = path.with_name(f".kscore-part-{os.getpid()}{path.suffix}")  # short: any name that fits, fits
     try:
         write(part)
@@ -215,12 +218,17 @@ def write_whole(path: Path, write) -> None:
             part.unlink()
 
 
+def _special(path: Path) -> bool:
+    """Something that exists but is no regular file (a device such as /dev/stdout, a named pipe)."""
+    return path.exists() and not path.is_file()
+
+
 def back_up(path: Path) -> str:
     """Before a file is replaced, keep it as `<name>.bak`; says so ("" when there was nothing to keep).
 
     A `.bak` already there holding something else (the corrections an earlier
     --force kept) is never replaced: the copy goes to `<name>.2.bak`, `.3.bak`..."""
-    if not path.exists():
+    if not path.exists() or _special(path):  # /dev/stdout, a pipe: nothing to keep (reading one would block)
         return ""
     data = path.read_bytes()
     backup, number = path.with_name(path.name + ".bak"), 1

@@ -322,3 +322,24 @@ def test_a_photo_given_with_a_file_of_another_game_keeps_its_reading(capsys, tmp
     code, out, err = run(capsys, photo, origins)
     assert code == 2 and "different games" in err
     assert (tmp_path / "table.kingdom").exists() and f"wrote {tmp_path / 'table.kingdom'}" in err
+
+
+def test_csv_into_a_pipe_is_written_to_not_replaced(tmp_path):
+    """`--csv /dev/stdout` (or a named pipe) in a script: the CSV goes through it; kscore neither reads it
+    to keep a .bak (that blocks) nor replaces it by a file."""
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    pipe = tmp_path / "results.csv"
+    os.mkfifo(pipe)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_text()), daemon=True)
+    reader.start()
+    done = subprocess.run([sys.executable, "-m", "kscore.cli", str(ALICE), "--csv", str(pipe)], cwd=PROJECT,
+                          capture_output=True, text=True, timeout=30)
+    reader.join(10)
+    assert done.returncode == 0, done.stderr
+    assert got and got[0].splitlines()[1].startswith(f"{ALICE},alice,1,26,5,")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"] and not pipe.is_file()
