@@ -127,7 +127,9 @@ def load_game(path: Path, rules: GameRules) -> Game:
 
 
 def _load_game(path: Path, rules: GameRules) -> Game:
-    if path.is_dir():  # folders with photos were expanded into them before
+    if path.is_dir():  # `kscore FOLDER` expanded folders with photos before; dynasty does not
+        if any(p.is_file() and is_image(p) for p in path.iterdir()):
+            raise KscoreError(f"{path}: a folder; kscore dynasty takes one file per game: name them")
         texts = sorted(p.name for p in path.glob("*.kingdom"))
         hint = f"; for its {len(texts)} kingdom files: kscore {path / '*.kingdom'}" if texts else ""
         raise KscoreError(f"{path}: a folder with no photos in it ({' '.join(sorted(IMAGE_SUFFIXES))}){hint}")

@@ -343,3 +343,10 @@ def test_csv_into_a_pipe_is_written_to_not_replaced(tmp_path):
     assert done.returncode == 0, done.stderr
     assert got and got[0].splitlines()[1].startswith(f"{ALICE},alice,1,26,5,")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"] and not pipe.is_file()
+
+
+def test_dynasty_given_a_folder_of_photos_asks_for_the_files(capsys, tmp_path):
+    shutil.copy(SAMPLE_PHOTO, tmp_path / "game1.jpg")
+    code, out, err = run(capsys, "dynasty", tmp_path)
+    assert (code, out) == (2, "")
+    assert "one file per game" in err and "no photos" not in err
