@@ -128,7 +128,7 @@ def load_game(path: Path, rules: GameRules) -> Game:
 
 def _load_game(path: Path, rules: GameRules) -> Game:
     if path.is_dir():  # `kscore FOLDER` expanded folders with photos before; dynasty does not
-        if any(p.is_file() and is_image(p) for p in path.iterdir()):
+        if any(p.is_file() and is_image(p) and not p.name.startswith(".") for p in path.iterdir()):
             raise KscoreError(f"{path}: a folder; kscore dynasty takes one file per game: name them")
         texts = sorted(p.name for p in path.glob("*.kingdom"))
         hint = f"; for its {len(texts)} kingdom files: kscore {path / '*.kingdom'}" if texts else ""

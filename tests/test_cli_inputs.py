@@ -350,3 +350,9 @@ def test_dynasty_given_a_folder_of_photos_asks_for_the_files(capsys, tmp_path):
     code, out, err = run(capsys, "dynasty", tmp_path)
     assert (code, out) == (2, "")
     assert "one file per game" in err and "no photos" not in err
+
+
+def test_a_folder_with_only_hidden_photos_is_a_folder_with_no_photos(capsys, tmp_path):
+    shutil.copy(SAMPLE_PHOTO, tmp_path / "._table.jpg")
+    code, out, err = run(capsys, tmp_path)
+    assert (code, out) == (2, "") and "a folder with no photos in it" in err
