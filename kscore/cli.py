@@ -184,7 +184,8 @@ def _emit_json(document: dict) -> None:
 
 # ---------------------------------------------------------------- kscore FILE...
 
-score_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode="rich")
+score_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode="rich",
+                        context_settings={"help_option_names": ["-h", "--help"]})
 
 _FILES = typer.Argument(..., metavar="FILE", show_default=False,
                         help="Kingdom text files (*.kingdom or any text), photos "
@@ -279,7 +280,8 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
 
 # ---------------------------------------------------------------- kscore dynasty FILE...
 
-dynasty_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode="rich")
+dynasty_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode="rich",
+                        context_settings={"help_option_names": ["-h", "--help"]})
 
 
 @dynasty_app.command(epilog="[b]Example[/b]\n\nkscore dynasty game1.kingdom game2.kingdom game3.kingdom\n\n"

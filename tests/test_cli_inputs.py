@@ -356,3 +356,9 @@ def test_a_folder_with_only_hidden_photos_is_a_folder_with_no_photos(capsys, tmp
     shutil.copy(SAMPLE_PHOTO, tmp_path / "._table.jpg")
     code, out, err = run(capsys, tmp_path)
     assert (code, out) == (2, "") and "a folder with no photos in it" in err
+
+
+@pytest.mark.parametrize("args", [["-h"], ["dynasty", "-h"]])
+def test_dash_h_is_help(capsys, args):
+    code, out, err = run(capsys, *args)
+    assert code == 0 and "Usage: kscore" in out and err == ""
