@@ -362,3 +362,14 @@ def test_a_folder_with_only_hidden_photos_is_a_folder_with_no_photos(capsys, tmp
 def test_dash_h_is_help(capsys, args):
     code, out, err = run(capsys, *args)
     assert code == 0 and "Usage: kscore" in out and err == ""
+
+
+@pytest.mark.parametrize("command", ["train", "eval"])
+def test_train_and_eval_help_show_their_defaults_and_flags_as_flags(capsys, command):
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    text = " ".join(out.replace("│", " ").split())
+    # rich took "[default: ...]" written in a help text for markup and printed nothing of it
+    assert "../shared/data/tiles-phone if present" in text
+    flags = [line for line in out.splitlines() if "--no-phone" in line or "--cv " in line]
+    assert flags and not any("<bool>" in line for line in flags), flags  # a flag takes no value

@@ -29,10 +29,10 @@ def _defaults():
     epilog="Example: kscore train ../shared/data/kingdomino --phone ../shared/data/tiles-phone --out models/",
 )
 def train_command(
-    boards: Optional[Path] = typer.Argument(None, help="Labelled boards folder [default: ../shared/data/kingdomino]."),
-    phone: Optional[Path] = typer.Option(None, "--phone", help="tiles-phone folder [default: ../shared/data/tiles-phone if present]."),
-    no_phone: bool = typer.Option(False, "--no-phone", help="Train on the boards only."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to write recognition.npz [default: the repo's models/]; "
+    boards: Optional[Path] = typer.Argument(None, metavar="BOARDS", help="Labelled boards folder (default: ../shared/data/kingdomino)."),
+    phone: Optional[Path] = typer.Option(None, "--phone", metavar="DIR", help="tiles-phone folder (default: ../shared/data/tiles-phone if present)."),
+    no_phone: bool = typer.Option(False, "--no-phone", metavar="", help="Train on the boards only."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="DIR", help="Where to write recognition.npz (default: the repo's models/); "
                                        "use another folder with KSCORE_MODELS=DIR."),
 ) -> None:
     from .train import train
@@ -54,12 +54,12 @@ def train_command(
     epilog="Examples: kscore eval ../shared/data/kingdomino --cv ; kscore eval my_boards/ --no-tileset",
 )
 def eval_command(
-    folder: Path = typer.Argument(..., help="Folder with labels.json (`boards` or `items` format)."),
-    cv: bool = typer.Option(False, "--cv", help="Grouped cross-validation by kingdom: retrain per fold."),
+    folder: Path = typer.Argument(..., metavar="FOLDER", help="Folder with labels.json (`boards` or `items` format)."),
+    cv: bool = typer.Option(False, "--cv", metavar="", help="Grouped cross-validation by kingdom: retrain per fold."),
     folds: int = typer.Option(9, "--folds", help="Folds for --cv."),
-    phone: Optional[Path] = typer.Option(None, "--phone", help="With --cv: phone squares added to every training fold [default: ../shared/data/tiles-phone if present]."),
-    no_phone: bool = typer.Option(False, "--no-phone", help="With --cv: train folds on boards only."),
-    no_tileset: bool = typer.Option(False, "--no-tileset", help="Per-square reading, no tile-set decoding."),
+    phone: Optional[Path] = typer.Option(None, "--phone", metavar="DIR", help="With --cv: phone squares added to every training fold (default: ../shared/data/tiles-phone if present)."),
+    no_phone: bool = typer.Option(False, "--no-phone", metavar="", help="With --cv: train folds on boards only."),
+    no_tileset: bool = typer.Option(False, "--no-tileset", metavar="", help="Per-square reading, no tile-set decoding."),
     tileset: str = typer.Option("kingdomino", "--tileset", help=f"Tile set for decoding: {', '.join(TILESETS)}."),
 ) -> None:
     from .evaluate import evaluate
