@@ -11,6 +11,19 @@ SHARED_DATA = PROJECT.parent / "shared" / "data"
 TEST_DATA = PROJECT / "tests" / "data"
 
 
+def run_kscore(capsys, *args) -> tuple[int, str, str]:
+    """kscore's command line on args (paths made strings): exit code, stdout, stderr."""
+    from kscore.cli import main
+
+    try:
+        main([str(a) for a in args])
+        code = 0
+    except SystemExit as done:
+        code = done.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def _shared(name: str) -> Path:
     folder = SHARED_DATA / name
     if not folder.is_dir():

@@ -8,11 +8,13 @@ import struct
 import cv2
 import numpy as np
 
-from conftest import TEST_DATA
+from conftest import PROJECT, TEST_DATA
 from kscore.dataset import kingdom_from_labels
 from kscore.photo.synth import BoardSource
 
 PHOTO_DATA = TEST_DATA / "photo"
+SAMPLE_PHOTO = PROJECT / "sample_images" / "table_5x5.jpg"
+MAT_PHOTO = PHOTO_DATA / "mat_7x7.jpg"
 
 
 def labelled_boards() -> list[BoardSource]:

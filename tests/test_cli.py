@@ -11,17 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PROJECT, TEST_DATA
-from kscore.cli import SUBCOMMANDS, main
+from conftest import run_kscore as run
+from kscore.cli import SUBCOMMANDS
 from kscore.report import dumps
 
 SAMPLE = PROJECT / "sample_images" / "two-player-game.kingdom"
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return info.value.code or 0, out, err
 
 
 def test_sample_human_output(capsys, monkeypatch):

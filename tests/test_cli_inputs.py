@@ -10,22 +10,10 @@ import shutil
 import pytest
 
 from conftest import PROJECT
-from kscore.cli import main
-from photo_helpers import PHOTO_DATA
+from conftest import run_kscore as run
+from photo_helpers import MAT_PHOTO, SAMPLE_PHOTO
 
-SAMPLE_PHOTO = PROJECT / "sample_images" / "table_5x5.jpg"
-MAT_PHOTO = PHOTO_DATA / "mat_7x7.jpg"
 ALICE = PROJECT / "tests" / "data" / "alice.kingdom"
-
-
-def run(capsys, *args) -> tuple[int, str, str]:
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as done:
-        code = done.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_photos_with_the_same_name_in_two_folders_keep_their_own_source_corners_and_overlay(capsys, tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import TEST_DATA
+from conftest import run_kscore as run
 from kscore.errors import KingdomFormatError
 from kscore.ranking import rank
 from kscore.scoring import score_kingdom
@@ -110,15 +111,6 @@ def test_expansion_errors_name_file_and_line(text, where, message):
 
 
 # ------------------------------------------------------------------ the CLI
-
-
-def run(capsys, *args) -> tuple[int, str, str]:
-    from kscore.cli import main
-
-    with pytest.raises(SystemExit) as info:
-        main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return info.value.code or 0, out, err
 
 
 def test_cli_game_flag_for_a_headerless_file(capsys, tmp_path):

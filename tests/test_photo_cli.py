@@ -11,22 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
-from conftest import PROJECT
-from kscore.cli import main
-from photo_helpers import PHOTO_DATA
+from conftest import run_kscore as run
+from photo_helpers import MAT_PHOTO, SAMPLE_PHOTO
 
-SAMPLE_PHOTO = PROJECT / "sample_images" / "table_5x5.jpg"
-MAT_PHOTO = PHOTO_DATA / "mat_7x7.jpg"
-
-
-def run(capsys, *args) -> tuple[int, str, str]:
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as done:
-        code = done.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture()
