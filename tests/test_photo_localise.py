@@ -410,3 +410,27 @@ def test_kingdom_joined_to_a_bright_patch_at_the_photo_edge_is_found_whole(kind)
     found = localise(_photo(np.clip(image, 0, 255).astype(np.uint8))).boards
     assert len(found) == 1 and not found[0].partial
     assert corner_error(found[0].corners, scene.kingdoms[0].corners) < 0.01
+
+
+def test_grids_adding_back_a_missed_row_and_column_find_the_board_and_nothing_on_a_bare_mat():
+    """When no grid settles on an outline (dark tiles on a dark mat left it a row and a column
+    short and lying across the grid), the grids adding them back are tried; one counts only
+    with its seams clear (SURE_SEAMS) and mostly found by the colours."""
+    from kscore.photo.lattice import edge_maps
+    from kscore.photo.localise import HALF, SURE_SEAMS, _missed_row_grids, _share_inside, foreground
+
+    truth = np.array([[300, 200], [760, 230], [740, 690], [280, 660]], float)
+    scene = scene_with_quads([labelled_boards()[0]], [truth], np.random.default_rng(4), size=(1100, 900),
+                             background_kind="mat")
+    corners = scene.kingdoms[0].corners
+    to_photo = cv2.getPerspectiveTransform(np.float32([[0, 0], [5, 0], [5, 5], [0, 5]]), np.float32(corners))
+    grid = np.float32([[1, 0], [5, 0], [5, 4.3], [1, 3.7]])  # left column and bottom row missed
+    outline = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), to_photo).reshape(4, 2).astype(np.float64)
+    found = [q for q, fit in _missed_row_grids(scene.image, edge_maps(scene.image), outline, (5, 7))
+             if fit.seams >= SURE_SEAMS and _share_inside(foreground(scene.image), q) > HALF]
+    assert found and min(corner_error(q, corners) for q in found) < 0.01
+    # A bare mat's printed lattice shows seams as clearly: the colours finding none of it keep it out.
+    bare = background("mat", np.random.default_rng(4), 900, 1100).clip(0, 255).astype(np.uint8)
+    on_mat = _missed_row_grids(bare, edge_maps(bare), outline, (5, 7))
+    assert any(fit.seams >= SURE_SEAMS for _, fit in on_mat)
+    assert not [q for q, fit in on_mat if fit.seams >= SURE_SEAMS and _share_inside(foreground(bare), q) > HALF]

@@ -56,6 +56,8 @@ SEGMENTS = 8
 TABLE_SHARE = 0.5
 #: Grey contrast (upper quartile, 7x7) of a piece's unlike-table pixels above which they are tiles (clutter: <= 4).
 TILE_DETAIL = 5.0
+#: Share of a grid the colours must have found when no other grid settled (see _examine).
+HALF = 0.5
 #: Grids adding back a row or column the outline missed that are polished (those showing most seams as they stand).
 MISSED_ROW_TRIES = 3
 #: Opposite sides' mean lengths differing more than this: not one kingdom (45 degrees of tilt gives ~1.4).
@@ -611,6 +613,13 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         # both grids settle on their seams, then compare.
         results.append(_polish(work, edges, outline, other, rescue=False))
     results = [r for r in results if r is not None]
+    if not results and not touched:
+        # No grid settled: the outline may be a row and a column short (dark
+        # tiles on a dark mat). Added back, a grid counts only when its seams
+        # show clearly, there being no grid to compare it with, and the colours
+        # found most of it (a mat's printed lattice shows seams as clearly).
+        results = [r for r in _missed_row_grids(work, edges, outline, (fit.size, other))
+                   if r[1].seams >= SURE_SEAMS and _share_inside(fg, r[0]) > HALF]
     if not results:
         return _cut_board(work, blob, outline, fit, touched, to_original) if touched else None
     best, best_fit = max(results, key=lambda r: (r[1].seams, r[1].contrast))
@@ -622,11 +631,8 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         # if its outer lines also lie on more edge (as in _settle_shift).
         cap = float(np.percentile(seam_samples(edges, best, best_fit.size), SHIFT_CAP))
         least = SHIFT_GAIN * seam_energy(edges, best, best_fit.size, cap=cap)
-        options = [(lattice_evidence(work, q, n), q) for n in (best_fit.size, 12 - best_fit.size)
-                   for q in _missed_rows(outline, n)]
-        options.sort(key=lambda o: (o[0].seams, o[0].contrast), reverse=True)
-        settled = [_polish(work, edges, q, f.size, rescue=False) for f, q in options[:MISSED_ROW_TRIES]]
-        better = [r for r in settled if r is not None and seam_energy(edges, r[0], r[1].size, cap=cap) > least]
+        settled = _missed_row_grids(work, edges, outline, (best_fit.size, 12 - best_fit.size))
+        better = [r for r in settled if seam_energy(edges, r[0], r[1].size, cap=cap) > least]
         best, best_fit = max([(best, best_fit)] + better, key=lambda r: (r[1].seams, r[1].contrast))
     past = [side for side in touched if side in _sides_past(best, w, h)]
     if past:
@@ -686,6 +692,24 @@ def _polish(work, edges, quad: Quad, size: int, rescue: bool = True):
         if walked_fit.seams > fit.seams:
             quad, fit = walked, walked_fit
     return _settle_shift(work, edges, quad, fit)
+
+
+def _missed_row_grids(work, edges, outline: Quad, sizes: tuple[int, ...]) -> list:
+    """Grids adding back a row and/or column the outline missed, settled on their seams: [(quad, fit)].
+
+    Only the MISSED_ROW_TRIES showing most seams as they stand are polished.
+    """
+    options = [(lattice_evidence(work, q, n), q) for n in sizes for q in _missed_rows(outline, n)]
+    options.sort(key=lambda o: (o[0].seams, o[0].contrast), reverse=True)
+    settled = [_polish(work, edges, q, f.size, rescue=False) for f, q in options[:MISSED_ROW_TRIES]]
+    return [r for r in settled if r is not None]
+
+
+def _share_inside(fg: np.ndarray, quad: Quad) -> float:
+    """Mean foreground over the quad."""
+    inside = np.zeros(fg.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+    return float(fg[inside.astype(bool)].mean()) if inside.any() else 0.0
 
 
 def _missed_rows(quad: Quad, size: int) -> list[Quad]:
