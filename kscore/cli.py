@@ -20,13 +20,12 @@ from rich.console import Console
 from .errors import KscoreError
 from .expansions.games import GAMES
 from .kingdom import Kingdom
+from .photo import IMAGE_SUFFIXES
 from .ranking import dynasty, rank
 from .rules import KNOWN_VARIANTS, Game, GameRules
 from .scoring import KingdomScore, score_kingdom
 from .textformat import read_game
 
-#: Files kscore reads as photos (anything else is read as a kingdom text file).
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".heic", ".heif"})
 
 
 def is_image(path: Path) -> bool:

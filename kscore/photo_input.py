@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .errors import KscoreError, NothingRecognisedError
 from .kingdom import Kingdom
+from .photo import IMAGE_SUFFIXES
 from .rules import Game, GameRules
 from .textformat import write_game
 
@@ -174,8 +175,19 @@ def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=No
 
 
 def reading_path(photo_path: Path | str) -> Path:
-    """Where the reading of a photo is written: beside it, `photo.kingdom`."""
-    return Path(photo_path).with_suffix(".kingdom")
+    """Where the reading of a photo is written: beside it, `photo.kingdom`.
+
+    `photo.jpg.kingdom` when another photo of the same name is beside it
+    (photo.jpg and photo.png): the second reading would find the first's file,
+    take it for the player's corrections, and never be written.
+    """
+    path = Path(photo_path)
+    try:
+        twins = [p for p in path.parent.iterdir() if p.stem == path.stem and p.name != path.name
+                 and p.suffix.lower() in IMAGE_SUFFIXES]
+    except OSError:  # an unlistable folder: the plain name, whose write reports any problem
+        twins = []
+    return path.with_name(path.name + ".kingdom") if twins else path.with_suffix(".kingdom")
 
 
 def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str:

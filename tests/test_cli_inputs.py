@@ -7,6 +7,7 @@ import csv
 import json
 import shutil
 
+import cv2
 import pytest
 
 from conftest import PROJECT
@@ -361,3 +362,16 @@ def test_train_and_eval_help_show_their_defaults_and_flags_as_flags(capsys, comm
     assert "../shared/data/tiles-phone if present" in text
     flags = [line for line in out.splitlines() if "--no-phone" in line or "--cv " in line]
     assert flags and not any("<bool>" in line for line in flags), flags  # a flag takes no value
+
+
+def test_two_photos_of_one_name_each_keep_their_reading(capsys, tmp_path):
+    # table.jpg and table.png: both readings went to table.kingdom, so the second
+    # took the first's for the player's corrections and was never written.
+    shutil.copy(SAMPLE_PHOTO, tmp_path / "table.jpg")
+    cv2.imwrite(str(tmp_path / "table.png"), cv2.imread(str(SAMPLE_PHOTO)))
+    shutil.copy(SAMPLE_PHOTO, tmp_path / "alone.jpg")
+    code, _, err = run(capsys, tmp_path, "--each")
+    assert code == 0, err
+    assert (tmp_path / "table.jpg.kingdom").is_file() and (tmp_path / "table.png.kingdom").is_file()
+    assert (tmp_path / "alone.kingdom").is_file() and not (tmp_path / "table.kingdom").exists()
+    assert "already exists" not in err
