@@ -20,16 +20,12 @@ from rich.console import Console
 from .errors import KscoreError
 from .expansions.games import GAMES
 from .kingdom import Kingdom
-from .photo import IMAGE_SUFFIXES
+from .filetypes import IMAGE_SUFFIXES, is_image
 from .ranking import dynasty, rank
 from .rules import KNOWN_VARIANTS, Game, GameRules
 from .scoring import KingdomScore, score_kingdom
 from .textformat import read_game
 
-
-
-def is_image(path: Path) -> bool:
-    return path.suffix.lower() in IMAGE_SUFFIXES
 
 
 def is_folder(path: Path) -> bool:

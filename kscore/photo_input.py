@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .errors import KscoreError, NothingRecognisedError
 from .kingdom import Kingdom
-from .photo import IMAGE_SUFFIXES
+from .filetypes import is_image
 from .rules import Game, GameRules
 from .textformat import write_game
 
@@ -184,7 +184,7 @@ def reading_path(photo_path: Path | str) -> Path:
     path = Path(photo_path)
     try:
         twins = [p for p in path.parent.iterdir() if p.stem == path.stem and p.name != path.name
-                 and p.suffix.lower() in IMAGE_SUFFIXES]
+                 and is_image(p)]
     except OSError:  # an unlistable folder: the plain name, whose write reports any problem
         twins = []
     return path.with_name(path.name + ".kingdom") if twins else path.with_suffix(".kingdom")

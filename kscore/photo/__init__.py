@@ -5,7 +5,3 @@ localise.py finds each kingdom's grid, rectify.py cuts it out square,
 synth.py makes labelled synthetic scenes, overlay.py draws results,
 evaluate.py measures all of it on a labelled photo folder.
 """
-
-#: Files kscore reads as photos (anything else is read as a kingdom text file).
-#: Here, not in load.py, so the command line can tell photos by name without importing OpenCV.
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".heic", ".heif"})

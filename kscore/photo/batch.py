@@ -15,7 +15,8 @@ from typing import Callable, Sequence
 
 from ..errors import KscoreError
 # The CLI decides which files are photos; this module is its photo side.
-from ..cli import failures_json, is_folder, is_image
+from ..cli import failures_json, is_folder
+from ..filetypes import is_image
 
 
 def expand_paths(paths: Sequence[Path], notes: list[str] | None = None) -> list[Path]:
