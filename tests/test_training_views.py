@@ -1,6 +1,6 @@
 """The synthetic views training learns from: castles that stand up, boards that soften.
 
-Real board images from tests/data/recognition (boards 2 and 12).
+Real board images from tests/data/recognition (boards 2 and 12), and the cut at the found grid.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from kscore.photo.synth import Camera, draw_standing_castle
 from kscore.recognition.crowns import find_candidates, square_of
 from kscore.recognition.features import CELL
 from kscore.recognition.reader import default_models, read_board
-from kscore.recognition.train import _mine, _transferred_crowns, board_sample, soften
+from kscore.recognition.train import _mine, _transferred_crowns, board_sample, cut_to_found_grid, soften
 from kscore.tileset import KINGDOMINO
 
 
@@ -77,3 +77,22 @@ def test_softened_board_keeps_its_crowns_where_the_clean_board_has_them(boards):
         assert np.min(np.hypot(*(crowns_yx - [y, x]).T)) <= 3.0
         assert sample.crowns_y[square] > 0
     assert soft.ys.max() < 5 * CELL  # candidates live on the prepared board
+
+
+@pytest.mark.parametrize("board_id", ["2", "12"])
+def test_a_board_cropped_with_table_showing_is_cut_back_to_its_grid(boards, board_id):
+    # The labelled boards are hand crops; training re-cuts each at the grid the
+    # localiser finds, as photos are cut. Here 25 px of table (5% of the side)
+    # are added on the left and top: the cut must take them off again.
+    _, image = boards[board_id]
+    h, w = image.shape[:2]
+    cropped = cv2.copyMakeBorder(image, 25, 0, 25, 0, cv2.BORDER_CONSTANT, value=(60, 90, 120))
+    cropped = cv2.resize(cropped, (w, h), interpolation=cv2.INTER_AREA)
+    cut, reference = cut_to_found_grid(cropped), cut_to_found_grid(image)
+    assert cut.shape == image.shape
+
+    def off(candidate):  # mean grey difference from the board cut at its grid, borders aside
+        a, b = (cv2.cvtColor(x, cv2.COLOR_BGR2GRAY)[20:-20, 20:-20].astype(float) for x in (candidate, reference))
+        return float(np.abs(a - b).mean())
+
+    assert off(cut) < off(cropped) / 3
