@@ -56,7 +56,7 @@ def test_train_on_two_boards_is_deterministic_and_reads_them(tmp_path):
         for key in a.files:
             assert np.array_equal(a[key], b[key]), key
     models = load_models(first)
-    assert models.info["boards"] == 2
+    assert models.info["board_samples"] == 4  # each board as labelled and re-cut at its found grid
     # Trained on these two boards, it must at least read one of them back.
     image = cv2.imread(str(BOARDS / "boards" / "12.jpg"))
     labels = json.loads((BOARDS / "labels.json").read_text())["boards"]["12"]

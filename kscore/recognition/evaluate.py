@@ -169,14 +169,14 @@ def evaluate_boards(
         models = models if models is not None else load_models()
         if boards:  # warm-up: first-call costs (imports, OpenCV buffers) are not a board's reading time
             _read(boards[0], images[boards[0].board_id], models, tileset)
-        report = EvalReport(str(folder), f"models: {models.info.get('boards', '?')} training boards; "
+        report = EvalReport(str(folder), f"models: {models.info.get('board_samples', '?')} training board samples (each labelled board twice: as cut and at its found grid); "
                             "in-sample if this is the training folder")
         report.results = [_read(b, images[b.board_id], models, tileset) for b in boards]
     else:
-        from .train import board_sample, fit_models, load_phone_samples, single_threaded
+        from .train import board_samples, fit_models, load_phone_samples, single_threaded
 
         phone = load_phone_samples(tiles_phone) if tiles_phone is not None else []
-        samples = {b.board_id: board_sample(images[b.board_id], b) for b in boards}
+        samples = {b.board_id: board_samples(images[b.board_id], b) for b in boards}
         kingdoms = sorted({b.group for b in boards})
         folds = min(folds, len(kingdoms))
         report = EvalReport(str(folder), f"grouped CV by kingdom, {folds} folds"
@@ -184,7 +184,7 @@ def evaluate_boards(
         for f in range(folds):
             held = {k for i, k in enumerate(kingdoms) if i % folds == f}
             with single_threaded():
-                fold_models = fit_models([samples[b.board_id] for b in boards if b.group not in held] + phone)
+                fold_models = fit_models([s for b in boards if b.group not in held for s in samples[b.board_id]] + phone)
             for b in boards:
                 if b.group in held:
                     report.results.append(_read(b, images[b.board_id], fold_models, tileset))
