@@ -19,13 +19,12 @@ from rich.console import Console
 
 from .errors import KscoreError
 from .expansions.games import GAMES
+from .filetypes import DECODABLE_SUFFIXES, IMAGE_SUFFIXES, each_once, is_image
 from .kingdom import Kingdom
-from .filetypes import IMAGE_SUFFIXES, is_image
 from .ranking import dynasty, rank
 from .rules import KNOWN_VARIANTS, Game, GameRules
 from .scoring import KingdomScore, score_kingdom
 from .textformat import read_game
-
 
 
 def is_folder(path: Path) -> bool:
@@ -151,14 +150,10 @@ def _load_game(path: Path, rules: GameRules) -> Game:
 
 def _once(files: list[Path]) -> list[Path]:
     """Each file once: `kscore a.kingdom a.kingdom` scores one kingdom, not two players tied."""
-    out, seen = [], set()
-    for path in files:
-        key = path.expanduser().resolve()
-        if key in seen:
-            print(f"kscore: {path} given twice: scored once", file=sys.stderr)
-            continue
-        seen.add(key)
-        out.append(path)
+    repeated: list[str] = []
+    out = each_once(files, repeated)
+    for note in repeated:
+        print(f"kscore: {note}", file=sys.stderr)
     return out
 
 
@@ -184,7 +179,7 @@ score_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, ri
 
 _FILES = typer.Argument(..., metavar="FILE", show_default=False,
                         help="Kingdom text files (*.kingdom or any text), photos "
-                             f"({' '.join(sorted(s for s in IMAGE_SUFFIXES if not s.startswith('.hei')))}) "
+                             f"({' '.join(sorted(DECODABLE_SUFFIXES))}) "
                              "or folders of photos.")
 _JSON = typer.Option(False, "--json", metavar="", help="Print one JSON document on stdout and nothing else.")
 _VARIANT = typer.Option([], "--variant", "-v", metavar="NAME",

@@ -4,9 +4,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
+#: Photo types OpenCV decodes, in the order messages list them.
+DECODABLE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+#: iPhones save HEIC by default; OpenCV's wheels cannot decode it (kscore says how to export).
+HEIF_SUFFIXES = frozenset({".heic", ".heif"})
 #: Files kscore reads as photos (anything else is read as a kingdom text file).
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".heic", ".heif"})
+IMAGE_SUFFIXES = frozenset(DECODABLE_SUFFIXES) | HEIF_SUFFIXES
 
 
 def is_image(path: Path) -> bool:
     return path.suffix.lower() in IMAGE_SUFFIXES
+
+
+def each_once(paths, repeated: list[str]) -> list[Path]:
+    """The paths with any named twice (or also through its folder) kept once; the repeats noted in `repeated`."""
+    out, seen = [], set()
+    for path in paths:
+        key = Path(path).expanduser().resolve()
+        if key in seen:
+            repeated.append(f"{path} given twice: scored once")
+            continue
+        seen.add(key)
+        out.append(path)
+    return out

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import KscoreError, NothingRecognisedError
-from .kingdom import Kingdom
 from .filetypes import is_image
+from .kingdom import Kingdom
 from .rules import Game, GameRules
 from .textformat import write_game
 

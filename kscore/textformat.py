@@ -29,6 +29,7 @@ from .errors import KingdomFormatError
 from .expansions import rule as expansions
 from .expansions.errors import ExpansionError
 from .expansions.games import GAMES
+from .filetypes import DECODABLE_SUFFIXES
 from .kingdom import BASE_LETTERS, MAX_CROWNS, SUPPORTED_SIZES, Kingdom, Square, Terrain
 from .rules import KNOWN_QUESTS, KNOWN_VARIANTS, Game, GameRules
 from .tileset import TILESETS
@@ -333,8 +334,9 @@ def read_game(path: Path | str, base: GameRules | None = None) -> Game:
     if "\x00" in text:  # not text: a photo under another name gets told so
         image = _image_kind(data)
         if image:
+            names = ", ".join(DECODABLE_SUFFIXES[:-1]) + " or " + DECODABLE_SUFFIXES[-1]
             raise KingdomFormatError(f"this is a {image} image, not a kingdom text file; kscore reads photos named "
-                                     ".jpg, .jpeg, .png, .bmp, .tif, .tiff or .webp (rename or convert it)", source)
+                                     f"{names} (rename or convert it)", source)
         if b"\x00" in data:
             raise KingdomFormatError("this is a binary file, not a kingdom text file", source)
         line = data.count(b"\n", 0, bad) + 1

@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 from ..errors import KscoreError
 # The CLI decides which files are photos; this module is its photo side.
 from ..cli import failures_json, is_folder
-from ..filetypes import is_image
+from ..filetypes import each_once, is_image
 
 
 def expand_paths(paths: Sequence[Path], notes: list[str] | None = None) -> list[Path]:
@@ -25,7 +25,6 @@ def expand_paths(paths: Sequence[Path], notes: list[str] | None = None) -> list[
     Hidden files (`.x.jpg`, macOS `._IMG_1.jpg` copies) are left out; sub-folders are
     not entered (noted). A file named twice (or also through its folder) is read once."""
     out: list[Path] = []
-    seen: set[Path] = set()
     for path in paths:
         inside = []
         if is_folder(path):
@@ -34,14 +33,11 @@ def expand_paths(paths: Sequence[Path], notes: list[str] | None = None) -> list[
             skipped = [p.name for p in entries if p.is_dir() and not p.name.startswith(".")]
             if skipped and notes is not None:
                 notes.append(f"{path}: sub-folders not read ({', '.join(skipped)}); name them to score their photos")
-        for one in inside or [path]:
-            key = one.expanduser().resolve()
-            if key in seen:
-                if notes is not None:
-                    notes.append(f"{one} given twice: scored once")
-                continue
-            seen.add(key)
-            out.append(one)
+        out += inside or [path]
+    repeated: list[str] = []
+    out = each_once(out, repeated)
+    if notes is not None:
+        notes += repeated
     return out
 
 

@@ -18,11 +18,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..filetypes import HEIF_SUFFIXES
+
 #: Decode so that the long side keeps at least this many pixels.
 DEFAULT_MIN_LONG_SIDE = 1600
 
-#: iPhones save HEIC by default; OpenCV's wheels cannot decode it.
-HEIF_SUFFIXES = frozenset({".heic", ".heif"})
 HEIF_ADVICE = ("HEIC/HEIF photos cannot be decoded here; save or export it as JPEG "
                "(iPhone: Settings > Camera > Formats > Most Compatible takes JPEGs)")
 #: A photo shorter than this cannot give a kingdom the ~30 px per square reading needs.
