@@ -80,10 +80,9 @@ def cut_to_found_grid(image_bgr: np.ndarray) -> np.ndarray:
     whole = [b for b in localise(Photo(Path("board"), table, (table.shape[1], table.shape[0]))).boards if not b.partial]
     if not whole:
         return image_bgr
-    own = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    # Corners come TL, TR, BR, BL as the picture shows them: an upright board's own order.
     found = np.asarray(whole[0].corners, np.float32) - pad
-    turn = min(range(4), key=lambda k: float(np.abs(np.roll(found, -k, axis=0) - own).sum()))
-    hom = cv2.getPerspectiveTransform(np.roll(found, -turn, axis=0), own)
+    hom = cv2.getPerspectiveTransform(found, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
     return cv2.warpPerspective(image_bgr, hom, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
