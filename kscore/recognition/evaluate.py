@@ -169,7 +169,8 @@ def evaluate_boards(
         models = models if models is not None else load_models()
         if boards:  # warm-up: first-call costs (imports, OpenCV buffers) are not a board's reading time
             _read(boards[0], images[boards[0].board_id], models, tileset)
-        report = EvalReport(str(folder), f"models: {models.info.get('board_samples', '?')} training board samples (each labelled board twice: as cut and at its found grid); "
+        report = EvalReport(str(folder), f"models: {models.info.get('board_samples', '?')} training board samples "
+                            "(each labelled board twice: as cut and at its found grid); "
                             "in-sample if this is the training folder")
         report.results = [_read(b, images[b.board_id], models, tileset) for b in boards]
     else:
