@@ -16,7 +16,15 @@ from kscore.photo.synth import Camera, draw_standing_castle
 from kscore.recognition.crowns import find_candidates, square_of
 from kscore.recognition.features import CELL
 from kscore.recognition.reader import default_models, read_board
-from kscore.recognition.train import _mine, _transferred_crowns, board_sample, cut_to_found_grid, soften
+from kscore.recognition.train import (
+    CROWN_SOFTENING,
+    _mine,
+    _softened,
+    _transferred_crowns,
+    board_sample,
+    cut_to_found_grid,
+    soften,
+)
 from kscore.tileset import KINGDOMINO
 
 
@@ -61,6 +69,18 @@ def test_a_standing_castle_seen_from_a_chair_reads_as_the_castle(boards):
     assert read[castle].terrain is Terrain.CASTLE
 
 
+def test_crowns_learn_from_their_own_number_of_softened_copies(boards):
+    board, image = boards["2"]
+    sample = board_sample(image, board)
+    copies = _softened([sample], CROWN_SOFTENING)
+    assert len(copies) == CROWN_SOFTENING.copies
+    # Softer than the board: less fine detail (Laplacian energy), and no two copies alike.
+    detail = [cv2.Laplacian(cv2.cvtColor(c.prepared, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var() for c in copies]
+    board_detail = cv2.Laplacian(cv2.cvtColor(sample.prepared, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var()
+    assert max(detail) < board_detail
+    assert len({round(d, 3) for d in detail}) == len(copies)
+
+
 def test_softened_board_keeps_its_crowns_where_the_clean_board_has_them(boards):
     board, image = boards["2"]
     sample = board_sample(image, board)
@@ -69,7 +89,7 @@ def test_softened_board_keeps_its_crowns_where_the_clean_board_has_them(boards):
     label = _mine(clean, clean.response, sample)
     assert label.sum() == sample.crowns_y.sum()  # board 2's crowns all mined
 
-    soft = find_candidates(soften(sample.prepared, np.random.default_rng(3)), template, 5)
+    soft = find_candidates(soften(sample.prepared, np.random.default_rng(3), CROWN_SOFTENING), template, 5)
     soft_label, _turn = _transferred_crowns(clean, label, clean.rotation, soft)
     assert 0.7 * label.sum() <= soft_label.sum() <= label.sum()
     crowns_yx = np.stack([clean.ys[label], clean.xs[label]], axis=1)
