@@ -284,9 +284,17 @@ def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: 
 
     try:
         rules = base_rules(variant, no_tileset, game)
-        games = [load_game(path, rules) for path in files]
     except KscoreError as error:
         raise _fail(error) from None
+    # A dynasty's totals need every game, so a bad file stops it; but every bad
+    # file is named at once, so all can be fixed before the next run.
+    from .photo.batch import failure_exit_code, load_games
+
+    games, failures = load_games(files, lambda path: load_game(path, rules))
+    if failures:
+        for failure in failures:
+            print(f"kscore: {failure.error}", file=sys.stderr)
+        raise typer.Exit(failure_exit_code(failures))
     per_game = [score_games([g]) for g in games]
     names = [Path(g.source).name for g in games]
     result = dynasty(per_game, names)

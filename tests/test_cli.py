@@ -138,6 +138,15 @@ def test_dynasty_subcommand(capsys):
     assert code == 0 and "dynasty ranking" in out and "Carol has no kingdom in dynasty1.kingdom" in " ".join(out.split())
 
 
+def test_dynasty_names_every_bad_game_file_at_once(capsys, tmp_path):
+    broken = tmp_path / "game2.kingdom"
+    broken.write_text("[Alice]\nW1 W0 Q9\n", encoding="utf-8")
+    missing = tmp_path / "game3.kingdom"
+    code, out, err = run(capsys, "dynasty", TEST_DATA / "dynasty1.kingdom", broken, missing)
+    assert (code, out) == (2, "")  # no totals without every game
+    assert "game2.kingdom" in err and "game3.kingdom" in err and "Traceback" not in err
+
+
 def test_subcommands_are_registered_in_one_table():
     assert SUBCOMMANDS["dynasty"][0] == "kscore.cli:dynasty_app"
 
