@@ -180,7 +180,7 @@ score_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, ri
 _FILES = typer.Argument(..., metavar="FILE", show_default=False,
                         help="Kingdom text files (*.kingdom or any text), photos "
                              f"({' '.join(sorted(DECODABLE_SUFFIXES))}) "
-                             "or folders of photos.")
+                             "or folders of photos; - reads a kingdom text from standard input.")
 _JSON = typer.Option(False, "--json", metavar="", help="Print one JSON document on stdout and nothing else.")
 _VARIANT = typer.Option([], "--variant", "-v", metavar="NAME",
                         help=f"Turn a variant on for every kingdom (repeatable): {', '.join(KNOWN_VARIANTS)}.")

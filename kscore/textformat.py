@@ -20,6 +20,8 @@ a per-kingdom key to KINGDOM_KEYS (its value lands in Kingdom.extras as written)
 
 from __future__ import annotations
 
+import sys
+
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -202,7 +204,7 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
     sections: list[_Section] = []
     sectioned = any(_SECTION.fullmatch(_strip_comment(line)) for line in text.splitlines())
     if not sectioned:
-        sections.append(_Section(Path(source).stem or source, 1))
+        sections.append(_Section("stdin" if source == "-" else Path(source).stem or source, 1))
 
     for number, raw in enumerate(text.splitlines(), start=1):
         line = _strip_comment(raw)
@@ -316,11 +318,11 @@ def _line_end(tokens: list[tuple[int, str]]) -> str:
 
 
 def read_game(path: Path | str, base: GameRules | None = None) -> Game:
-    """Read and parse a kingdom file; every problem becomes a KingdomFormatError."""
+    """Read and parse a kingdom file (`-`: standard input); every problem becomes a KingdomFormatError."""
     path = Path(path)
     source = str(path)
     try:
-        data = path.read_bytes()
+        data = _standard_input() if source == "-" else path.read_bytes()
     except IsADirectoryError:
         raise KingdomFormatError("is a directory, not a kingdom file", source) from None
     except FileNotFoundError:
@@ -345,6 +347,14 @@ def read_game(path: Path | str, base: GameRules | None = None) -> Game:
     if not text.strip():
         raise KingdomFormatError("empty file", source, None, None, "rows of squares like 'W1 G0 C L0 .'")
     return parse_game(text, source, base)
+
+
+def _standard_input() -> bytes:
+    """The kingdom piped in (`... | kscore -`); a terminal would wait for typing no one knows to do."""
+    if sys.stdin is None or sys.stdin.isatty():
+        raise KingdomFormatError("'-' reads a kingdom from standard input: pipe one in", "-", None, None,
+                                 "kscore - < game.kingdom")
+    return sys.stdin.buffer.read()
 
 
 #: File signatures of images, for a photo named like a text file (`photo.kingdom`, `scan.gif`).

@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+import subprocess
+import sys
 
 import cv2
 import pytest
@@ -375,3 +377,19 @@ def test_two_photos_of_one_name_each_keep_their_reading(capsys, tmp_path):
     assert (tmp_path / "table.jpg.kingdom").is_file() and (tmp_path / "table.png.kingdom").is_file()
     assert (tmp_path / "alone.kingdom").is_file() and not (tmp_path / "table.kingdom").exists()
     assert "already exists" not in err
+
+
+def test_a_kingdom_piped_in_is_read_from_standard_input():
+    grid = "W1 W0 G0 G0 L0\nW0 F0 F0 G1 L0\nS0 S0 C F0 L1\nM0 M2 F0 F0 L0\nW0 W0 G0 G0 S0\n"
+    done = subprocess.run([sys.executable, "-m", "kscore.cli", "-", "--json"], input=grid, cwd=PROJECT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    (kingdom,) = json.loads(done.stdout)["kingdoms"]
+    # wheat 3 squares x 1 crown, grassland 3 x 1, lake 4 x 1, mine 2 x 2
+    assert (kingdom["name"], kingdom["score"]) == ("stdin", 3 + 3 + 4 + 4)
+
+
+def test_standard_input_with_nothing_piped_says_so():
+    done = subprocess.run([sys.executable, "-m", "kscore.cli", "-"], input="", cwd=PROJECT,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, "") and "-: empty file" in done.stderr
