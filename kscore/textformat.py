@@ -20,9 +20,8 @@ a per-kingdom key to KINGDOM_KEYS (its value lands in Kingdom.extras as written)
 
 from __future__ import annotations
 
-import sys
-
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping
@@ -352,7 +351,7 @@ def read_game(path: Path | str, base: GameRules | None = None) -> Game:
 def _standard_input() -> bytes:
     """The kingdom piped in (`... | kscore -`); a terminal would wait for typing no one knows to do."""
     if sys.stdin is None or sys.stdin.isatty():
-        raise KingdomFormatError("'-' reads a kingdom from standard input: pipe one in", "-", None, None,
+        raise KingdomFormatError("standard input is a terminal: pipe a kingdom in", "-", None, None,
                                  "kscore - < game.kingdom")
     return sys.stdin.buffer.read()
 
