@@ -157,6 +157,24 @@ def _once(files: list[Path]) -> list[Path]:
     return out
 
 
+def _load_each(files: list[Path], rules: GameRules) -> tuple[list[Game], list[tuple[Path, KscoreError]]]:
+    """Every file loaded; one that fails is recorded with its error and the others go on."""
+    games, failed = [], []
+    for path in files:
+        try:
+            games.append(load_game(path, rules))
+        except KscoreError as error:
+            failed.append((path, error))
+    return games, failed
+
+
+def _say_failures(failed: list[tuple[Path, KscoreError]]) -> int:
+    """Each failure on stderr; the exit code they give (the worst), 0 with none."""
+    for _, error in failed:
+        print(f"kscore: {error}", file=sys.stderr)
+    return max((error.exit_code for _, error in failed), default=0)
+
+
 def score_games(games: list[Game]) -> list[KingdomScore]:
     return [score_kingdom(k, g.rules) for g in games for k in g.kingdoms]
 
@@ -238,12 +256,7 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
             if code:
                 raise typer.Exit(code)
             return
-        games, failed = [], []
-        for path in _once(files):  # a file that fails is reported; the others are still scored
-            try:
-                games.append(load_game(path, rules))
-            except KscoreError as error:
-                failed.append((path, error))
+        games, failed = _load_each(_once(files), rules)  # a file that fails is reported; the others are scored
         if not games:  # every file failed; --json still prints its one document, naming them
             if as_json:
                 _emit_json({"kingdoms": [], "ranking": [], "failures": failures_json(failed)})
@@ -262,10 +275,9 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
         _emit_json(document)
     else:
         report.print_scores(Console(), scores, ranking)
-    for _, error in failed:
-        print(f"kscore: {error}", file=sys.stderr)
-    if failed:
-        raise typer.Exit(max(e.exit_code for _, e in failed))
+    code = _say_failures(failed)
+    if code:
+        raise typer.Exit(code)
 
 
 # ---------------------------------------------------------------- kscore dynasty FILE...
@@ -288,13 +300,9 @@ def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: 
         raise _fail(error) from None
     # A dynasty's totals need every game, so a bad file stops it; but every bad
     # file is named at once, so all can be fixed before the next run.
-    from .photo.batch import failure_exit_code, load_games
-
-    games, failures = load_games(files, lambda path: load_game(path, rules))
-    if failures:
-        for failure in failures:
-            print(f"kscore: {failure.error}", file=sys.stderr)
-        raise typer.Exit(failure_exit_code(failures))
+    games, failed = _load_each(files, rules)
+    if failed:
+        raise typer.Exit(_say_failures(failed))
     per_game = [score_games([g]) for g in games]
     names = [Path(g.source).name for g in games]
     result = dynasty(per_game, names)
