@@ -58,18 +58,15 @@ def load_games(paths: Sequence[Path], load_one: Callable[[Path], object]) -> tup
     with progress:
         task = progress.add_task("reading photos", total=photos)
         for path in paths:
-            if not is_image(path):
-                try:
-                    games.append(load_one(path))
-                except KscoreError as error:
-                    failures.append(Failure(path, error))
-                continue
-            progress.update(task, description=f"reading {path.name}")
+            photo = is_image(path)
+            if photo:
+                progress.update(task, description=f"reading {path.name}")
             try:
                 games.append(load_one(path))
             except KscoreError as error:  # reported once all are done
                 failures.append(Failure(path, error))
-            progress.advance(task)
+            if photo:
+                progress.advance(task)
     return games, failures
 
 
