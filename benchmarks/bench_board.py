@@ -24,9 +24,9 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kscore.dataset import load_boards  # noqa: E402
-from kscore.recognition.reader import default_models, read_board, square_probabilities  # noqa: E402
-from kscore.tileset import KINGDOMINO  # noqa: E402
+from kscore.lab.dataset import load_boards  # noqa: E402
+from kscore.vision.read.reader import default_models, read_board, square_probabilities  # noqa: E402
+from kscore.game.tileset import KINGDOMINO  # noqa: E402
 
 
 def main() -> None:

@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sim_decoder import misread, noisy  # noqa: E402
 
-from kscore.dataset import load_boards, load_photo_items  # noqa: E402
-from kscore.recognition.decoder import decode  # noqa: E402
-from kscore.tileset import KINGDOMINO  # noqa: E402
+from kscore.lab.dataset import load_boards, load_photo_items  # noqa: E402
+from kscore.vision.read.decoder import decode  # noqa: E402
+from kscore.game.tileset import KINGDOMINO  # noqa: E402
 
 
 def main() -> None:

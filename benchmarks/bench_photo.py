@@ -31,12 +31,12 @@ import cv2  # noqa: E402
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
 
-from kscore.photo.load import load_photo  # noqa: E402
-from kscore.photo.localise import localise  # noqa: E402
-from kscore.photo.rectify import rectify  # noqa: E402
-from kscore.photo_input import read_photo  # noqa: E402
-from kscore.rules import GameRules  # noqa: E402
-from kscore.scoring import score_kingdom  # noqa: E402
+from kscore.vision.load import load_photo  # noqa: E402
+from kscore.vision.find.localise import localise  # noqa: E402
+from kscore.vision.find.rectify import rectify  # noqa: E402
+from kscore.app.pipeline import read_photo  # noqa: E402
+from kscore.game.rules import GameRules  # noqa: E402
+from kscore.game.scoring import score_kingdom  # noqa: E402
 
 SOURCE = PROJECT.parent / "shared" / "data" / "photos" / "blarc_test2.jpg"
 

@@ -5,7 +5,7 @@ no single principal point and the camera cannot be recovered from it. Here each
 scene is one kingdom under a true camera (principal point at the photo's centre,
 tilt 15-50 degrees, distance 1.3-2.5 board sides), its castle standing in one
 run and lying flat in the other. Boards are read at their true corners, with
-and without kscore.photo.occlusion, by a recogniser trained without them
+and without kscore.vision.find.occlusion, by a recogniser trained without them
 (every 3rd kingdom held out, as in eval_synthetic --score).
 
     python benchmarks/eval_castle.py --boards 60
@@ -26,13 +26,13 @@ sys.path.insert(0, str(PROJECT))
 sys.path.insert(0, str(PROJECT / "benchmarks"))
 
 from eval_synthetic import board_sources  # noqa: E402
-from kscore.dataset import load_boards  # noqa: E402
-from kscore.photo.load import Photo  # noqa: E402
-from kscore.photo.synth import Camera, background, paste_board  # noqa: E402
-from kscore.photo_input import read_board_in_photo  # noqa: E402
-from kscore.recognition.evaluate import kingdom_points  # noqa: E402
-from kscore.recognition.train import fit_models, load_board_samples  # noqa: E402
-from kscore.tileset import KINGDOMINO  # noqa: E402
+from kscore.lab.dataset import load_boards  # noqa: E402
+from kscore.vision.load import Photo  # noqa: E402
+from kscore.lab.synth import Camera, background, paste_board  # noqa: E402
+from kscore.app.pipeline import read_board_in_photo  # noqa: E402
+from kscore.lab.measures import kingdom_points  # noqa: E402
+from kscore.lab.train import fit_models, load_board_samples  # noqa: E402
+from kscore.game.tileset import KINGDOMINO  # noqa: E402
 
 WIDTH, HEIGHT = 1600, 1200
 

@@ -28,18 +28,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kscore.kingdom import Terrain  # noqa: E402
-from kscore.recognition.classes import TERRAIN_CLASSES  # noqa: E402
-from kscore.recognition.counting import square_summaries  # noqa: E402
-from kscore.recognition.crowns import crown_probability, find_candidates  # noqa: E402
-from kscore.recognition.train import (  # noqa: E402
-    DEFAULT_BOARDS,
-    DEFAULT_PHONE,
-    fit_models,
-    load_board_samples,
-    load_phone_samples,
-    single_threaded,
-)
+from kscore.game.kingdom import Terrain  # noqa: E402
+from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
+from kscore.vision.read.counting import square_summaries  # noqa: E402
+from kscore.vision.read.crowns import crown_probability, find_candidates  # noqa: E402
+from kscore.lab.train import DEFAULT_BOARDS, DEFAULT_PHONE, fit_models, load_board_samples, load_phone_samples, single_threaded
 
 
 def main() -> int:

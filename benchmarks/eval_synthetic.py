@@ -1,7 +1,7 @@
 """Measure localisation (and, with --score, the whole photo pipeline) on synthetic scenes.
 
 Scenes paste labelled boards of ../shared/data/kingdomino into random tables
-(kscore.photo.synth). Prints kingdoms found, corner error relative to the
+(kscore.lab.synth). Prints kingdoms found, corner error relative to the
 side, grid size right, false finds and time; with --score also squares right
 and exact scores, using only kingdoms held out from the recogniser's training
 when it names them (see --holdout).
@@ -24,11 +24,11 @@ import numpy as np
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
 
-from kscore.dataset import load_boards  # noqa: E402
-from kscore.photo.geometry import corner_error, shortest_side  # noqa: E402
-from kscore.photo.load import Photo  # noqa: E402
-from kscore.photo.localise import localise  # noqa: E402
-from kscore.photo.synth import BoardSource, compose_board, make_scene  # noqa: E402
+from kscore.lab.dataset import load_boards  # noqa: E402
+from kscore.vision.geometry import corner_error, shortest_side  # noqa: E402
+from kscore.vision.load import Photo  # noqa: E402
+from kscore.vision.find.localise import localise  # noqa: E402
+from kscore.lab.synth import BoardSource, compose_board, make_scene  # noqa: E402
 
 GOOD = 0.02  # the target: mean corner error under 2% of the kingdom's side
 
@@ -244,12 +244,12 @@ def partial_mode(args) -> int:
 def score_mode(args) -> int:
     """The whole pipeline on kingdoms the recogniser never saw: found, squares right, exact score."""
     from kscore.errors import NothingRecognisedError
-    from kscore.photo_input import read_loaded_photo
-    from kscore.recognition.evaluate import kingdom_points, squares_right
-    from kscore.photo.rectify import rectify
-    from kscore.recognition.reader import read_board
-    from kscore.recognition.train import fit_models, load_board_samples
-    from kscore.tileset import KINGDOMINO
+    from kscore.app.pipeline import read_loaded_photo
+    from kscore.lab.measures import kingdom_points, squares_right
+    from kscore.vision.find.rectify import rectify
+    from kscore.vision.read.reader import read_board
+    from kscore.lab.train import fit_models, load_board_samples
+    from kscore.game.tileset import KINGDOMINO
 
     boards = load_boards(args.data)
     groups = sorted({b.group for b in boards})

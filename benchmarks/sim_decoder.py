@@ -27,11 +27,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kscore.dataset import load_boards  # noqa: E402
-from kscore.kingdom import Kingdom, Terrain  # noqa: E402
-from kscore.recognition.classes import TERRAIN_CLASSES  # noqa: E402
-from kscore.recognition.decoder import DEFAULT_SETTINGS, DecoderSettings, decode  # noqa: E402
-from kscore.tileset import KINGDOMINO  # noqa: E402
+from kscore.lab.dataset import load_boards  # noqa: E402
+from kscore.game.kingdom import Kingdom, Terrain  # noqa: E402
+from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
+from kscore.vision.read.decoder import DEFAULT_SETTINGS, DecoderSettings, decode  # noqa: E402
+from kscore.game.tileset import KINGDOMINO  # noqa: E402
 
 SCENARIOS = ("noise", "crown", "terrain", "confident-crown")
 

@@ -13,7 +13,7 @@ TEST_DATA = PROJECT / "tests" / "data"
 
 def run_kscore(capsys, *args) -> tuple[int, str, str]:
     """kscore's command line on args (paths made strings): exit code, stdout, stderr."""
-    from kscore.cli import main
+    from kscore.app.cli import main
 
     try:
         main([str(a) for a in args])

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from kscore.expansions.games import terrain_for_letter
-from kscore.kingdom import Kingdom, Square
+from kscore.game.expansions.games import terrain_for_letter
+from kscore.game.kingdom import Kingdom, Square
 
 _TOKEN = re.compile(r"^([A-Za-z.])(\d?)(?:g(\d?))?$")
 

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 
 from conftest import PROJECT, TEST_DATA
-from kscore.dataset import kingdom_from_labels
-from kscore.photo.synth import BoardSource
+from kscore.lab.dataset import kingdom_from_labels
+from kscore.lab.synth import BoardSource
 
 PHOTO_DATA = TEST_DATA / "photo"
 SAMPLE_PHOTO = PROJECT / "sample_images" / "table_5x5.jpg"

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from conftest import PROJECT, TEST_DATA
 from conftest import run_kscore as run
-from kscore.cli import SUBCOMMANDS
-from kscore.report import dumps
+from kscore.app.cli import SUBCOMMANDS
+from kscore.app.report import dumps
 
 SAMPLE = PROJECT / "sample_images" / "two-player-game.kingdom"
 
@@ -107,7 +107,7 @@ def test_photo_without_recognition_is_a_clear_error(capsys, tmp_path):
     photo = tmp_path / "table.jpg"
     photo.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
     try:
-        import kscore.photo_input  # noqa: F401
+        import kscore.app.pipeline  # noqa: F401
     except ImportError:
         code, out, err = run(capsys, photo)
         assert (code, out) == (2, "")
@@ -148,16 +148,16 @@ def test_dynasty_names_every_bad_game_file_at_once(capsys, tmp_path):
 
 
 def test_subcommands_are_registered_in_one_table():
-    assert SUBCOMMANDS["dynasty"][0] == "kscore.cli:dynasty_app"
+    assert SUBCOMMANDS["dynasty"][0] == "kscore.app.cli:dynasty_app"
 
 
 def test_real_process_has_no_traceback_and_loads_no_models(tmp_path):
     bad = tmp_path / "x.kingdom"
     bad.write_text("[A]\nW9\n")
     probe = (
-        "import sys; from kscore.cli import main\n"
+        "import sys; from kscore.app.cli import main\n"
         "try:\n    main(sys.argv[1:])\n"
-        "finally:\n    print(sorted(m for m in sys.modules if m.startswith(('cv2', 'sklearn', 'kscore.photo'))),"
+        "finally:\n    print(sorted(m for m in sys.modules if m.startswith(('cv2', 'sklearn', 'kscore.vision.find'))),"
         " file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe, str(bad)], capture_output=True, text=True, cwd=PROJECT)

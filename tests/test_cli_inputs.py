@@ -172,7 +172,7 @@ def test_help_shows_flags_as_flags_and_version_prints(capsys):
 
 
 def test_a_file_is_written_whole_or_not_at_all(tmp_path):
-    from kscore.photo_input import write_whole
+    from kscore.app.pipeline import write_whole
 
     target = tmp_path / "table.kingdom"
     target.write_text("the player's corrections\n")
@@ -196,7 +196,7 @@ def test_ctrl_c_mid_batch_is_one_line_no_traceback(tmp_path):
 
     for i in range(40):  # several seconds of reading: the interrupt lands mid-batch
         shutil.copy(SAMPLE_PHOTO, tmp_path / f"p{i:02}.jpg")
-    probe = "import sys; from kscore.cli import main; print('ready', flush=True); main(sys.argv[1:])"
+    probe = "import sys; from kscore.app.cli import main; print('ready', flush=True); main(sys.argv[1:])"
     process = subprocess.Popen([sys.executable, "-c", probe, str(tmp_path), "--csv", str(tmp_path / "r.csv")],
                                cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -291,7 +291,7 @@ def test_json_when_every_photo_fails_is_still_one_document(capsys, tmp_path):
 
 
 def test_a_long_name_that_fits_is_written(tmp_path):
-    from kscore.photo_input import write_whole
+    from kscore.app.pipeline import write_whole
 
     target = tmp_path / ("r" * 245 + ".kingdom")  # 253 bytes: fits; a part file named after it would not
     write_whole(target, lambda part: part.write_text("[A]\n"))
@@ -328,7 +328,7 @@ def test_csv_into_a_pipe_is_written_to_not_replaced(tmp_path):
     got = []
     reader = threading.Thread(target=lambda: got.append(pipe.read_text()), daemon=True)
     reader.start()
-    done = subprocess.run([sys.executable, "-m", "kscore.cli", str(ALICE), "--csv", str(pipe)], cwd=PROJECT,
+    done = subprocess.run([sys.executable, "-m", "kscore.app.cli", str(ALICE), "--csv", str(pipe)], cwd=PROJECT,
                           capture_output=True, text=True, timeout=30)
     reader.join(10)
     assert done.returncode == 0, done.stderr
@@ -381,7 +381,7 @@ def test_two_photos_of_one_name_each_keep_their_reading(capsys, tmp_path):
 
 def test_a_kingdom_piped_in_is_read_from_standard_input():
     grid = "W1 W0 G0 G0 L0\nW0 F0 F0 G1 L0\nS0 S0 C F0 L1\nM0 M2 F0 F0 L0\nW0 W0 G0 G0 S0\n"
-    done = subprocess.run([sys.executable, "-m", "kscore.cli", "-", "--json"], input=grid, cwd=PROJECT,
+    done = subprocess.run([sys.executable, "-m", "kscore.app.cli", "-", "--json"], input=grid, cwd=PROJECT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     (kingdom,) = json.loads(done.stdout)["kingdoms"]
@@ -390,6 +390,6 @@ def test_a_kingdom_piped_in_is_read_from_standard_input():
 
 
 def test_standard_input_with_nothing_piped_says_so():
-    done = subprocess.run([sys.executable, "-m", "kscore.cli", "-"], input="", cwd=PROJECT,
+    done = subprocess.run([sys.executable, "-m", "kscore.app.cli", "-"], input="", cwd=PROJECT,
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (2, "") and "-: empty file" in done.stderr

@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from kscore.dataset import load_boards
-from kscore.kingdom import BASE_LETTERS, Kingdom, Square, Terrain, square_name
-from kscore.recognition.classes import TERRAIN_CLASSES
-from kscore.recognition.decoder import _raw_logp, decode
-from kscore.tileset import KINGDOMINO, TILESETS, split_into_dominoes
+from kscore.lab.dataset import load_boards
+from kscore.game.kingdom import BASE_LETTERS, Kingdom, Square, Terrain, square_name
+from kscore.vision.read.classes import TERRAIN_CLASSES
+from kscore.vision.read.decoder import _raw_logp, decode
+from kscore.game.tileset import KINGDOMINO, TILESETS, split_into_dominoes
 
 # Board 1 of the Aalborg set (kingdom k01), and the 7x7 of tpacko_game1.jpg.
 BOARD_1 = """

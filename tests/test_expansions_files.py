@@ -7,9 +7,9 @@ import pytest
 from conftest import TEST_DATA
 from conftest import run_kscore as run
 from kscore.errors import KingdomFormatError
-from kscore.ranking import rank
-from kscore.scoring import score_kingdom
-from kscore.textformat import parse_game, read_game, write_game
+from kscore.game.ranking import rank
+from kscore.game.scoring import score_kingdom
+from kscore.game.textformat import parse_game, read_game, write_game
 
 FILES = TEST_DATA / "expansions"
 
@@ -161,8 +161,8 @@ W1 S  M2 W  S
 
 
 def test_building_crowns_do_not_trip_the_box_checks():
-    from kscore.plausibility import crown_warnings
-    from kscore.tileset import QUEENDOMINO
+    from kscore.game.plausibility import crown_warnings
+    from kscore.game.tileset import QUEENDOMINO
 
     game = parse_game(REAL_QUEENDOMINO, "real.kingdom")
     assert game.rules.tileset == "queendomino"  # the game's box by default

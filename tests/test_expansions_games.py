@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from expansions_grid import grid
-from kscore.expansions.errors import ExtrasError, GameError, GiantsError
-from kscore.expansions.games import GAMES, expansion_lines, get_game, terrain_for_letter, tiebreak_key
-from kscore.kingdom import Kingdom, Square, Terrain
+from kscore.game.expansions.errors import ExtrasError, GameError, GiantsError
+from kscore.game.expansions.games import GAMES, expansion_lines, get_game, terrain_for_letter, tiebreak_key
+from kscore.game.kingdom import Kingdom, Square, Terrain
 
 BASE = "W1 W F F F\nW W F1 F F\nL L C L L\nM2g L L L L\nM L L L L"
 
@@ -81,7 +81,7 @@ def test_too_many_giants_caught_by_the_entry_point():
 
 def test_expansion_errors_reach_the_user_as_bad_input_not_internal_errors():
     from kscore.errors import KscoreError
-    from kscore.expansions.errors import ExpansionError, GiantsError
+    from kscore.game.expansions.errors import ExpansionError, GiantsError
 
     assert issubclass(GiantsError, KscoreError) and issubclass(GiantsError, ValueError)
     assert ExpansionError.exit_code == 2

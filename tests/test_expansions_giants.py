@@ -7,13 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from expansions_grid import grid
-from kscore.expansions.errors import GiantsError
-from kscore.expansions.giants import check_giants, giant_costs, giants_lines
-from kscore.expansions.quests import QUESTS, quest_line
-from kscore.expansions.territories import find_territories
-from kscore.kingdom import BASE_TERRAINS, Kingdom, Square, Terrain
-from kscore.rules import GameRules
-from kscore.scoring import score_kingdom
+from kscore.game.expansions.errors import GiantsError
+from kscore.game.expansions.giants import check_giants, giant_costs, giants_lines
+from kscore.game.expansions.quests import QUESTS, quest_line
+from kscore.game.expansions.territories import find_territories
+from kscore.game.kingdom import BASE_TERRAINS, Kingdom, Square, Terrain
+from kscore.game.rules import GameRules
+from kscore.game.scoring import score_kingdom
 
 
 def test_worked_example_cost_per_property():

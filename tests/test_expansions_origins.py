@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from expansions_grid import grid
-from kscore.expansions.errors import ExtrasError, GameError
-from kscore.expansions.origins import origins_lines, parse_extras, warrior_groups
-from kscore.expansions.territories import find_territories
-from kscore.kingdom import Terrain
+from kscore.game.expansions.errors import ExtrasError, GameError
+from kscore.game.expansions.origins import origins_lines, parse_extras, warrior_groups
+from kscore.game.expansions.territories import find_territories
+from kscore.game.kingdom import Terrain
 
 ORIGINS = """
 J2 J  Q  Q1 D

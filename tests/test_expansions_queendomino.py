@@ -5,17 +5,10 @@ from __future__ import annotations
 import pytest
 
 from expansions_grid import grid
-from kscore.expansions.errors import ExtrasError
-from kscore.expansions.queendomino import (
-    building_line,
-    coins_line,
-    parse_extras,
-    queen_line,
-    queendomino_lines,
-    tiebreak_key,
-)
-from kscore.expansions.territories import find_territories
-from kscore.kingdom import Terrain
+from kscore.game.expansions.errors import ExtrasError
+from kscore.game.expansions.queendomino import building_line, coins_line, parse_extras, queen_line, queendomino_lines, tiebreak_key
+from kscore.game.expansions.territories import find_territories
+from kscore.game.kingdom import Terrain
 
 # Two forest territories (top-left 3 squares, right 2), a 6-square village territory with 3 crowns.
 QUEEN = """

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from expansions_grid import grid
-from kscore.expansions.errors import QuestError
-from kscore.expansions.quests import QUESTS, best_starts, lines, max_alignments, parse_quests, quest_line
-from kscore.kingdom import BASE_TERRAINS, Kingdom, Square, Terrain
+from kscore.game.expansions.errors import QuestError
+from kscore.game.expansions.quests import QUESTS, best_starts, lines, max_alignments, parse_quests, quest_line
+from kscore.game.kingdom import BASE_TERRAINS, Kingdom, Square, Terrain
 
 LETTER = {"wheat": "W", "grassland": "G", "forest": "F", "lake": "L", "swamp": "S", "mine": "M"}
 

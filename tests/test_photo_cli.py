@@ -114,7 +114,7 @@ def test_a_black_and_white_photo_is_nothing_recognised_and_says_why(capsys, phot
 
 
 def test_a_kingdom_cut_by_the_edge_is_reported_not_scored(capsys, tmp_path):
-    from kscore.photo.synth import scene_with_quads
+    from kscore.lab.synth import scene_with_quads
     from photo_helpers import labelled_boards
 
     rng = np.random.default_rng(5)

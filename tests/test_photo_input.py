@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from kscore.errors import NothingRecognisedError
-from kscore.kingdom import Kingdom, Square, Terrain
-from kscore.photo.synth import background, scene_with_quads
-from kscore.photo_input import kingdom_names, read_photo, reading_path, save_reading
-from kscore.rules import Game, GameRules
-from kscore.textformat import read_game
+from kscore.game.kingdom import Kingdom, Square, Terrain
+from kscore.lab.synth import background, scene_with_quads
+from kscore.app.pipeline import kingdom_names, read_photo, reading_path, save_reading
+from kscore.game.rules import Game, GameRules
+from kscore.game.textformat import read_game
 from photo_helpers import labelled_boards
 
 
@@ -92,9 +92,9 @@ def _large_jpeg(tmp_path, copies: int):
 
 
 def test_small_kingdoms_are_read_from_a_finer_decode_of_the_photo(tmp_path):
-    from kscore.photo.load import load_photo
-    from kscore.photo.localise import localise
-    from kscore.photo_input import photo_for_reading
+    from kscore.vision.load import load_photo
+    from kscore.vision.find.localise import localise
+    from kscore.app.pipeline import photo_for_reading
 
     four = load_photo(_large_jpeg(tmp_path, 4))
     boards = [b for b in localise(four).boards if not b.partial]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kscore.photo.load import PhotoError, check_usable, choose_reduction, load_photo, read_jpeg_header
+from kscore.vision.load import PhotoError, check_usable, choose_reduction, load_photo, read_jpeg_header
 from photo_helpers import encode_jpeg, with_orientation
 
 

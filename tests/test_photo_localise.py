@@ -9,11 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
-from kscore.photo.geometry import corner_error, photo_order
-from kscore.photo.load import Photo, load_photo
-from kscore.photo.localise import localise
-from kscore.photo.rectify import rectify
-from kscore.photo.synth import background, make_scene, scene_with_quads
+from kscore.vision.geometry import corner_error, photo_order
+from kscore.vision.load import Photo, load_photo
+from kscore.vision.find.localise import localise
+from kscore.vision.find.rectify import rectify
+from kscore.lab.synth import background, make_scene, scene_with_quads
 from photo_helpers import PHOTO_DATA, encode_jpeg, labelled_boards, with_orientation
 
 
@@ -137,7 +137,7 @@ _SEVEN_PITCH = 600 / 7
 
 def _seven_scene():
     """A 7x7 board of exact 100 px squares under perspective, on a plain table."""
-    from kscore.photo.synth import compose_board
+    from kscore.lab.synth import compose_board
 
     sources = labelled_boards()
     squares = [(s.image[r * 100 : (r + 1) * 100, c * 100 : (c + 1) * 100], s.kingdom[(r, c)])
@@ -148,7 +148,7 @@ def _seven_scene():
 
 def test_seam_fit_pulls_a_rough_grid_onto_the_seams():
     """Corners a sixth of a square off come back to within a few tenths of a percent of the side."""
-    from kscore.photo.lattice import fit_seam_homography
+    from kscore.vision.find.lattice import fit_seam_homography
 
     scene = _seven_scene()
     rough = _SEVEN_TRUTH + np.array([[1, -1], [-1, -1], [1, 1], [-1, 1]]) * _SEVEN_PITCH / 6
@@ -160,7 +160,7 @@ def test_seam_fit_pulls_a_rough_grid_onto_the_seams():
 def test_seam_fit_walks_a_misplaced_corner_back_only_when_allowed():
     """One corner most of a square off (a castle's bulge): one fit refuses so big a move;
     refits allowed a square each walk the grid back onto the seams."""
-    from kscore.photo.lattice import fit_seam_homography
+    from kscore.vision.find.lattice import fit_seam_homography
 
     scene = _seven_scene()
     off = _SEVEN_TRUTH.copy()
@@ -174,7 +174,7 @@ def test_seam_fit_walks_a_misplaced_corner_back_only_when_allowed():
 
 
 def test_seam_fit_leaves_a_quad_without_seams_alone():
-    from kscore.photo.lattice import fit_seam_homography
+    from kscore.vision.find.lattice import fit_seam_homography
 
     plain = background("table", np.random.default_rng(1), 600, 800).clip(0, 255).astype(np.uint8)
     quad = np.array([[200.0, 100.0], [600.0, 120.0], [580.0, 500.0], [210.0, 480.0]])
@@ -184,8 +184,8 @@ def test_seam_fit_leaves_a_quad_without_seams_alone():
 def test_grid_one_square_off_settles_back_on_the_board():
     """Shifted by a square (a row of table taken, a row of tiles lost), the seams inside look
     just as good; the board's outline on the outer lines brings the grid back."""
-    from kscore.photo.lattice import edge_maps, shifted
-    from kscore.photo.localise import _polish
+    from kscore.vision.find.lattice import edge_maps, shifted
+    from kscore.vision.find.localise import _polish
 
     scene = _seven_scene()
     off = shifted(_SEVEN_TRUTH, 7, 1, 0)
@@ -200,8 +200,8 @@ def test_outline_missing_a_column_and_lying_across_the_grid_still_gives_the_boar
     outline's far side a third of a square across the grid: counting squares can't read the
     period, and the grid polished on that outline was a 5x5 at 16%. Grids adding the column
     back on either side settle on their seams and the one showing most (and most outline) wins."""
-    from kscore.photo.lattice import edge_maps
-    from kscore.photo.localise import _examine, foreground
+    from kscore.vision.find.lattice import edge_maps
+    from kscore.vision.find.localise import _examine, foreground
 
     scene = _seven_scene()
     to_photo = cv2.getPerspectiveTransform(np.float32([[0, 0], [7, 0], [7, 7], [0, 7]]), np.float32(_SEVEN_TRUTH))
@@ -223,7 +223,7 @@ def _whole_board_near_the_top(rng):
 def test_tiles_show_detail_that_flat_clutter_does_not():
     """What keeps cards cut by the photo's edge from being reported as partial kingdoms:
     a labelled board shows tile detail; two flat cards (with noise and JPEG) don't."""
-    from kscore.photo.localise import _textured
+    from kscore.vision.find.localise import _textured
 
     board = cv2.resize(labelled_boards()[0].image, (250, 250), interpolation=cv2.INTER_AREA)
     rng = np.random.default_rng(2)
@@ -270,7 +270,7 @@ def test_kingdom_cut_by_a_corner_of_the_photo_is_not_taken_for_table(kind):
 def test_strip_pieces_showing_tiles_are_left_out_and_flat_clutter_is_not():
     """The border strip's pieces: tiles cut by the edge differ from the table and show detail
     (left out); a flat card cut by the edge differs but shows none (kept, as table)."""
-    from kscore.photo.localise import _tile_segments
+    from kscore.vision.find.localise import _tile_segments
 
     rng = np.random.default_rng(1)
     image = np.clip(background("wood", rng, 600, 800), 0, 255).astype(np.uint8)
@@ -291,7 +291,7 @@ def test_colours_running_along_the_edge_make_a_board_cut_whatever_its_outline():
     """A kingdom whose corner the top edge cut: a four-sided outline may take the cut as its top
     side a square below the edge; the colours running along the edge for two squares still say
     'cut'. A castle's width (under a square) of colour at the edge does not."""
-    from kscore.photo.localise import _partial
+    from kscore.vision.find.localise import _partial
 
     pitch = 60.0
     quad = np.array([[300, 60], [600, 60], [600, 360], [300, 360]], float)  # top side a square below the edge
@@ -333,7 +333,7 @@ def test_board_corner_just_past_the_edge_is_partial():
 
 
 def test_closing_does_not_glue_a_blob_to_the_photo_edge():
-    from kscore.photo.localise import _close
+    from kscore.vision.find.localise import _close
 
     mask = np.zeros((100, 100), np.uint8)
     mask[20:80, 4:60] = 1  # 4 px from the left edge
@@ -345,7 +345,7 @@ def test_closing_does_not_glue_a_blob_to_the_photo_edge():
 def test_tile_colours_judged_on_the_region_not_its_box():
     """A kingdom at 45 degrees on a white table fills half its bounding box: the box is too
     little saturated to pass for tiles, the region's own pixels are not."""
-    from kscore.photo.localise import _tile_colours
+    from kscore.vision.find.localise import _tile_colours
 
     board = cv2.resize(labelled_boards()[0].image, (200, 200), interpolation=cv2.INTER_AREA)
     box = np.full((284, 284, 3), 235, np.uint8)
@@ -361,7 +361,7 @@ def test_tile_colours_judged_on_the_region_not_its_box():
 def test_soft_shadow_edge_is_table_not_tiles():
     """A cast shadow's soft edge is a ramp from lit table to shade, not texture: its rim once
     passed for tiles and joined the kingdom's blob (synthetic white tables, seed 5)."""
-    from kscore.photo.localise import foreground
+    from kscore.vision.find.localise import foreground
 
     rng = np.random.default_rng(4)
     table = np.clip(background("table", rng, 600, 800), 0, 255).astype(np.float32)
@@ -381,7 +381,7 @@ def test_side_missing_part_of_its_outer_row_keeps_to_a_grid_line(missing):
     early along part of one side. That side follows the longer run, on the board's edge
     (3 of 7 squares missing) or a row in (4 of 7), parallel either way so counting squares
     can add the row back; a fit through all the samples tilted it across the grid."""
-    from kscore.photo.localise import refine_quad
+    from kscore.vision.find.localise import refine_quad
 
     fg = np.zeros((600, 700), np.float32)
     fg[100:500, 150:550] = 1.0  # a 7x7 board, 400 px across
@@ -416,8 +416,8 @@ def test_grids_adding_back_a_missed_row_and_column_find_the_board_and_nothing_on
     """When no grid settles on an outline (dark tiles on a dark mat left it a row and a column
     short and lying across the grid), the grids adding them back are tried; one counts only
     with its seams clear (SURE_SEAMS) and mostly found by the colours."""
-    from kscore.photo.lattice import edge_maps
-    from kscore.photo.localise import HALF, SURE_SEAMS, _missed_row_grids, _share_inside, foreground
+    from kscore.vision.find.lattice import edge_maps
+    from kscore.vision.find.localise import HALF, SURE_SEAMS, _missed_row_grids, _share_inside, foreground
 
     truth = np.array([[300, 200], [760, 230], [740, 690], [280, 660]], float)
     scene = scene_with_quads([labelled_boards()[0]], [truth], np.random.default_rng(4), size=(1100, 900),

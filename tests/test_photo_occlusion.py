@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
-from kscore.photo.load import Photo
-from kscore.photo.occlusion import board_homography, camera_from_homography, hidden_squares
-from kscore.photo.synth import Camera, background, paste_board
-from kscore.photo_input import read_board_in_photo
-from kscore.tileset import KINGDOMINO
+from kscore.vision.load import Photo
+from kscore.vision.find.occlusion import board_homography, camera_from_homography, hidden_squares
+from kscore.lab.synth import Camera, background, paste_board
+from kscore.app.pipeline import read_board_in_photo
+from kscore.game.tileset import KINGDOMINO
 from photo_helpers import labelled_boards
 
 WIDTH, HEIGHT = 1600, 1200

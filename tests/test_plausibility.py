@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conftest import TEST_DATA
-from kscore.dataset import load_boards, load_photo_items
-from kscore.kingdom import Kingdom, Square, Terrain
-from kscore.plausibility import check_kingdom
-from kscore.rules import GameRules
-from kscore.scoring import score_kingdom
-from kscore.textformat import parse_game, read_game
+from kscore.lab.dataset import load_boards, load_photo_items
+from kscore.game.kingdom import Kingdom, Square, Terrain
+from kscore.game.plausibility import check_kingdom
+from kscore.game.rules import GameRules
+from kscore.game.scoring import score_kingdom
+from kscore.game.textformat import parse_game, read_game
 
 BOTH = GameRules(variants=frozenset({"middle-kingdom", "harmony"}))
 ALICE = read_game(TEST_DATA / "dynasty1.kingdom").kingdoms[0]  # board 1: a real kingdom

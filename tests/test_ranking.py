@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from conftest import TEST_DATA
-from kscore.kingdom import Kingdom, Square, Terrain
-from kscore.ranking import dynasty, rank
-from kscore.rules import GameRules
-from kscore.scoring import score_kingdom
-from kscore.textformat import read_game
+from kscore.game.kingdom import Kingdom, Square, Terrain
+from kscore.game.ranking import dynasty, rank
+from kscore.game.rules import GameRules
+from kscore.game.scoring import score_kingdom
+from kscore.game.textformat import read_game
 
 
 def line_kingdom(name: str, groups: list[tuple[str, int, int]]) -> Kingdom:
@@ -74,7 +74,7 @@ def test_queendomino_has_no_crowns_tiebreak():
 
 def test_variant_bonuses_count_in_the_ranking():
     full = "W1 W0 W0 W0 W0\nW0 W0 W0 W0 W0\nW0 W0 C W0 W0\nW0 W0 W0 W0 W0\nW0 W0 W0 W0 W0\n"
-    from kscore.textformat import parse_game
+    from kscore.game.textformat import parse_game
 
     a = parse_game(full, "a").kingdoms[0]  # 24 x 1 = 24, +15 with both variants
     b = line_kingdom("b", [("M", 4, 3), ("W", 3, 3)])  # 4 x 3 + 3 x 3 = 21, not full

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from conftest import TEST_DATA
-from kscore.recognition import model as model_module
-from kscore.recognition.features import FEATURE_VERSION
-from kscore.recognition.model import MODEL_FILE, ModelError, load_models
+from kscore.vision.read import model as model_module
+from kscore.vision.read.features import FEATURE_VERSION
+from kscore.vision.read.model import MODEL_FILE, ModelError, load_models
 
 BOARDS = TEST_DATA / "recognition"
 
@@ -44,8 +44,8 @@ def test_missing_model_names_the_train_command(tmp_path):
 
 
 def test_train_on_two_boards_is_deterministic_and_reads_them(tmp_path):
-    from kscore.recognition.reader import read_board
-    from kscore.recognition.train import train
+    from kscore.vision.read.reader import read_board
+    from kscore.lab.train import train
 
     import cv2
 
@@ -66,7 +66,7 @@ def test_train_on_two_boards_is_deterministic_and_reads_them(tmp_path):
 
 
 def test_eval_command_prints_the_figures(capsys):
-    from kscore.cli import main
+    from kscore.app.cli import main
 
     with pytest.raises(SystemExit) as done:
         main(["eval", str(BOARDS)])
@@ -78,7 +78,7 @@ def test_eval_command_prints_the_figures(capsys):
 
 
 def test_eval_cv_on_two_kingdoms_reports_held_out_boards():
-    from kscore.recognition.evaluate import evaluate_boards
+    from kscore.lab.evaluate_squares import evaluate_boards
 
     report = evaluate_boards(BOARDS, cv=True, folds=2, echo=False)
     assert [r.board_id for r in report.results] == ["2", "12"]
@@ -89,7 +89,7 @@ def test_eval_cv_on_two_kingdoms_reports_held_out_boards():
 
 
 def test_eval_on_photo_items_dispatches_to_the_photo_branch(tmp_path, monkeypatch):
-    from kscore.recognition import evaluate as evaluation
+    from kscore.lab import evaluate as evaluation
 
     (tmp_path / "labels.json").write_text(json.dumps({"items": {}}))
     called = {}
@@ -99,7 +99,7 @@ def test_eval_on_photo_items_dispatches_to_the_photo_branch(tmp_path, monkeypatc
 
 
 def test_models_from_kscore_models_folder(tmp_path, monkeypatch):
-    from kscore.recognition import reader
+    from kscore.vision.read import reader
 
     monkeypatch.setenv("KSCORE_MODELS", str(tmp_path))
     reader.default_models.cache_clear()
@@ -112,7 +112,7 @@ def test_models_from_kscore_models_folder(tmp_path, monkeypatch):
 
 
 def test_eval_on_a_photo_folder_runs_the_photo_evaluation(capsys):
-    from kscore.cli import main
+    from kscore.app.cli import main
 
     with pytest.raises(SystemExit) as done:
         main(["eval", str(TEST_DATA / "photo")])
@@ -121,7 +121,7 @@ def test_eval_on_a_photo_folder_runs_the_photo_evaluation(capsys):
 
 
 def test_eval_cv_on_a_photo_folder_is_refused(capsys):
-    from kscore.cli import main
+    from kscore.app.cli import main
 
     with pytest.raises(SystemExit) as done:
         main(["eval", str(TEST_DATA / "photo"), "--cv"])

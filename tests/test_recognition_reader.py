@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from conftest import PROJECT, TEST_DATA
-from kscore.dataset import load_boards
-from kscore.kingdom import Terrain
-from kscore.recognition.classes import TERRAIN_CLASSES
-from kscore.recognition.reader import read_board, square_probabilities
-from kscore.scoring import score_kingdom
+from kscore.lab.dataset import load_boards
+from kscore.game.kingdom import Terrain
+from kscore.vision.read.classes import TERRAIN_CLASSES
+from kscore.vision.read.reader import read_board, square_probabilities
+from kscore.game.scoring import score_kingdom
 
 FOLDER = TEST_DATA / "recognition"
 
@@ -26,7 +26,7 @@ def boards():
 
 @pytest.fixture(scope="module")
 def models():
-    from kscore.recognition.reader import default_models
+    from kscore.vision.read.reader import default_models
 
     return default_models()
 
@@ -89,9 +89,9 @@ def test_scoring_a_text_grid_never_loads_the_models():
     grid = TEST_DATA / "alice.kingdom"
     code = (
         "import sys\n"
-        "from kscore.cli import main\n"
+        "from kscore.app.cli import main\n"
         f"try:\n    main([{str(grid)!r}])\nexcept SystemExit:\n    pass\n"
-        "loaded = [m for m in sys.modules if m.startswith('kscore.recognition')]\n"
+        "loaded = [m for m in sys.modules if m.startswith('kscore.vision.read')]\n"
         "print('LOADED', loaded, file=sys.stderr)\n"
         "assert not loaded, loaded\n"
     )

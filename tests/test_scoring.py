@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PROJECT, TEST_DATA
-from kscore.dataset import load_boards, load_photo_items
-from kscore.kingdom import Kingdom, Square, Terrain
-from kscore.rules import GameRules
-from kscore.scoring import SCORE_RULES, find_properties, score_kingdom
-from kscore.textformat import parse_game, read_game, write_kingdom
+from kscore.lab.dataset import load_boards, load_photo_items
+from kscore.game.kingdom import Kingdom, Square, Terrain
+from kscore.game.rules import GameRules
+from kscore.game.scoring import SCORE_RULES, find_properties, score_kingdom
+from kscore.game.textformat import parse_game, read_game, write_kingdom
 
 BOTH = GameRules(variants=frozenset({"middle-kingdom", "harmony"}))
 
@@ -150,7 +150,7 @@ def test_mighty_duel_centre_is_row_4_column_4():
 
 
 def test_extension_point_is_a_plain_list_of_functions():
-    from kscore.scoreline import ScoreLine
+    from kscore.game.scoreline import ScoreLine
 
     def castle_tax(kingdom, rules, properties):
         return [ScoreLine("test", "castle-tax", -1, "a test rule")]

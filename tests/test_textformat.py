@@ -8,17 +8,9 @@ from hypothesis import strategies as st
 
 from conftest import TEST_DATA
 from kscore.errors import KingdomFormatError
-from kscore.kingdom import BASE_LETTERS, Kingdom, Square, Terrain
-from kscore.rules import Game, GameRules
-from kscore.textformat import (
-    KINGDOM_KEYS,
-    letters_for_game,
-    parse_game,
-    parse_square,
-    read_game,
-    write_game,
-    write_kingdom,
-)
+from kscore.game.kingdom import BASE_LETTERS, Kingdom, Square, Terrain
+from kscore.game.rules import Game, GameRules
+from kscore.game.textformat import KINGDOM_KEYS, letters_for_game, parse_game, parse_square, read_game, write_game, write_kingdom
 
 ALICE_GRID = """\
 W1 W0 F0 F1 L0

@@ -1,6 +1,6 @@
-from kscore.dataset import load_boards, load_photo_items
-from kscore.kingdom import Square, Terrain
-from kscore.tileset import GIANTS, KINGDOMINO, QUEENDOMINO, TILESETS, split_into_dominoes
+from kscore.lab.dataset import load_boards, load_photo_items
+from kscore.game.kingdom import Square, Terrain
+from kscore.game.tileset import GIANTS, KINGDOMINO, QUEENDOMINO, TILESETS, split_into_dominoes
 
 
 def test_box_totals_match_tiles_md():

@@ -10,22 +10,14 @@ import numpy as np
 import pytest
 
 from conftest import TEST_DATA
-from kscore.dataset import load_boards
-from kscore.kingdom import Terrain
-from kscore.photo.synth import Camera, draw_standing_castle
-from kscore.recognition.crowns import find_candidates, square_of
-from kscore.recognition.features import CELL
-from kscore.recognition.reader import default_models, read_board
-from kscore.recognition.train import (
-    CROWN_SOFTENING,
-    _mine,
-    _softened,
-    _transferred_crowns,
-    board_sample,
-    cut_to_found_grid,
-    soften,
-)
-from kscore.tileset import KINGDOMINO
+from kscore.lab.dataset import load_boards
+from kscore.game.kingdom import Terrain
+from kscore.lab.synth import Camera, draw_standing_castle
+from kscore.vision.read.crowns import find_candidates, square_of
+from kscore.vision.read.features import CELL
+from kscore.vision.read.reader import default_models, read_board
+from kscore.lab.train import CROWN_SOFTENING, _mine, _softened, _transferred_crowns, board_sample, cut_to_found_grid, soften
+from kscore.game.tileset import KINGDOMINO
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,256 @@
+"""The `kscore` command: score kingdom files (and, later, photos) and rank the players.
+
+`main()` dispatches: if the first argument names a subcommand in SUBCOMMANDS it
+runs that Typer app, otherwise the root `kscore FILE...` score command. Typer
+cannot mix a positional FILE... root command with subcommands, hence this.
+Every bad input ends as one line on stderr and exit code 2 (3: nothing
+recognisable in a photo); no traceback reaches the user.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from kscore.app.inputs import (
+    emit_json, every_file_failed, failures_json, is_folder, load_game, load_games, one_game, say_failures, score_games,
+)
+from kscore.errors import KscoreError
+from kscore.filetypes import DECODABLE_SUFFIXES, each_once, is_image
+from kscore.game import registry
+from kscore.game.ranking import dynasty, rank
+from kscore.game.rules import GameRules
+
+
+#: Subcommands: name -> ("module:attribute" of a typer.Typer, one-line help).
+#: Imported only when run, so scoring text never loads models. Add one with one line.
+#: train and eval live in the lab layer, above this one: named here, never imported by it.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "dynasty": ("kscore.app.cli:dynasty_app", "sum each player's scores over several games (one file per game)"),
+    "train": ("kscore.lab.commands:train_app", "rebuild the recognition models from labelled boards"),
+    "eval": ("kscore.lab.commands:eval_app", "measure recognition on a labelled folder (--cv: grouped cross-validation)"),
+}
+
+_FORMAT_HELP = "The kingdom text format and the --json schema: README.md, sections 'The kingdom text format' and 'JSON output'."
+
+_EXIT_HELP = ("Exit codes: 0 scored; 2 bad input (unreadable file, parse error, unsupported size, bad option); "
+              "3 nothing recognisable in a photo. With several files, one that fails is reported and the others "
+              "are still scored (the exit code is then the failure's; --json lists it under \"failures\").")
+
+
+def _epilog() -> str:
+    subs = "\n\n".join(f"kscore {name} --help : {text}" for name, (_, text) in SUBCOMMANDS.items())
+    return (
+        "[b]Examples[/b]\n\n"
+        "kscore game.kingdom : score every kingdom in a file, then rank them\n\n"
+        "kscore alice.kingdom bob.kingdom -v harmony -v middle-kingdom : one kingdom per file, variants on\n\n"
+        "kscore game.kingdom --json : one JSON document on stdout, nothing else\n\n"
+        "kscore photo.jpg : a photo of the table; writes what it read to photo.kingdom, unsure squares marked ?\n\n"
+        "kscore photo.kingdom : rescore after fixing a square in that file\n\n"
+        "kscore photo.jpg --overlay check.jpg : draw the grid and every reading on the photo\n\n"
+        "kscore tournament/ --each --csv results.csv : every photo of a folder its own game, one CSV line per kingdom\n\n"
+        f"[b]Subcommands[/b]\n\n{subs}\n\n"
+        f"{_EXIT_HELP}\n\n{_FORMAT_HELP}"
+    )
+
+
+def _interruptible(command):
+    """Ctrl-C ends a command with one line and exit code 130 (Typer would exit silently, click with
+    'Aborted!' and 1). Files are written whole or not at all (pipeline.write_whole)."""
+    import functools
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            print("kscore: interrupted", file=sys.stderr)
+            raise typer.Exit(130) from None
+
+    return run
+
+
+def _fail(error: KscoreError) -> typer.Exit:
+    print(f"kscore: {error}", file=sys.stderr)
+    return typer.Exit(error.exit_code)
+
+
+def base_rules(variants: list[str], no_tileset: bool, game: str = "kingdomino") -> GameRules:
+    """Rules from the command-line flags; each file's header adds to them (its `game:` wins over --game)."""
+    names = [v.strip().lower() for value in variants for v in value.split(",") if v.strip()]  # -v a,b as in files
+    for name in names:
+        if name not in registry.VARIANTS:
+            raise KscoreError(f"unknown variant '{name}' (expected one of {', '.join(registry.VARIANTS)})")
+    if game.strip().lower() not in registry.GAMES:
+        raise KscoreError(f"unknown game '{game}' (expected one of {', '.join(registry.GAMES)})")
+    return GameRules(game=game.strip().lower(), variants=frozenset(names), use_tileset=not no_tileset)
+
+
+def _once(files: list[Path]) -> list[Path]:
+    """Each file once: `kscore a.kingdom a.kingdom` scores one kingdom, not two players tied."""
+    repeated: list[str] = []
+    out = each_once(files, repeated)
+    for note in repeated:
+        print(f"kscore: {note}", file=sys.stderr)
+    return out
+
+
+# ---------------------------------------------------------------- kscore FILE...
+
+score_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode="rich",
+                        context_settings={"help_option_names": ["-h", "--help"]})
+
+_FILES = typer.Argument(..., metavar="FILE", show_default=False,
+                        help="Kingdom text files (*.kingdom or any text), photos "
+                             f"({' '.join(sorted(DECODABLE_SUFFIXES))}) "
+                             "or folders of photos; - reads a kingdom text from standard input.")
+_JSON = typer.Option(False, "--json", metavar="", help="Print one JSON document on stdout and nothing else.")
+_VARIANT = typer.Option([], "--variant", "-v", metavar="NAME",
+                        help=f"Turn a variant on for every kingdom (repeatable): {', '.join(registry.VARIANTS)}.")
+_NO_TILESET = typer.Option(False, "--no-tileset", metavar="", help="Skip the plausibility checks against the real tile box.")
+_GAME = typer.Option("kingdomino", "--game", metavar="NAME",
+                     help=f"The game of files whose header has no 'game:' line: {', '.join(registry.GAMES)}.")
+
+
+_SCORE_HELP = (
+    "Score finished Kingdomino kingdoms and rank the players.\n\n"
+    "All the kingdoms given are the players of one game (a file may hold several, each under a [Name] line). "
+    "Each gets a table of its properties, bonuses, total, warnings and unsure squares; then comes the ranking "
+    "with the official tiebreaks (points, largest property, most crowns, else a shared place)."
+)
+
+
+_OVERLAY = typer.Option(None, "--overlay", metavar="OUT.jpg",
+                        help="Photos: draw the grid, each square's reading, unsure squares, properties and score "
+                             "(a file replaced is kept as .bak).")
+_CSV = typer.Option(None, "--csv", metavar="OUT.csv",
+                    help="Also write one line per kingdom to a CSV file (a file replaced is kept as .bak).")
+_EACH = typer.Option(False, "--each", metavar="", help="Each file is its own game (a tournament's folder), ranked alone.")
+_FORCE = typer.Option(False, "--force", metavar="", help="Photos: replace an existing photo.kingdom (the old one kept as .bak).")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from kscore import __version__
+
+        print(f"kscore {__version__}")
+        raise typer.Exit()
+
+
+_VERSION = typer.Option(False, "--version", metavar="", is_eager=True, callback=_print_version,
+                        help="Print kscore's version and exit.")
+
+
+@score_app.command(help=_SCORE_HELP, epilog=_epilog())
+@_interruptible
+def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
+          no_tileset: bool = _NO_TILESET, game: str = _GAME, overlay: Optional[Path] = _OVERLAY,
+          csv: Optional[Path] = _CSV, each: bool = _EACH, force: bool = _FORCE,
+          version: bool = _VERSION) -> None:
+    """Score the kingdoms in FILE... (see _SCORE_HELP)."""
+    from kscore.app import report
+
+    try:
+        rules = base_rules(variant, no_tileset, game)
+        if overlay or csv or each or any(is_folder(p) or is_image(p) for p in files):
+            # Photos, folders, several games: kscore.app.batch (imported only then).
+            from kscore.app.batch import run_score
+
+            code = run_score(files, rules, as_json=as_json, overlay=overlay, csv_path=csv, each=each, force=force)
+            if code:
+                raise typer.Exit(code)
+            return
+        games, failures = load_games(_once(files), lambda path: load_game(path, rules))  # the others still scored
+        if not games:
+            raise every_file_failed(failures, as_json, {"kingdoms": [], "ranking": []})
+        played = one_game(games)
+    except KscoreError as error:
+        raise _fail(error) from None
+    scores = score_games(games)
+    ranking = rank(scores, played)
+    if as_json:
+        document = report.scores_json(scores, ranking)
+        if failures:
+            document["failures"] = failures_json(failures)
+        emit_json(document)
+    else:
+        report.print_scores(Console(), scores, ranking)
+    code = say_failures(failures)
+    if code:
+        raise typer.Exit(code)
+
+
+# ---------------------------------------------------------------- kscore dynasty FILE...
+
+dynasty_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode="rich",
+                        context_settings={"help_option_names": ["-h", "--help"]})
+
+
+@dynasty_app.command(epilog="[b]Example[/b]\n\nkscore dynasty game1.kingdom game2.kingdom game3.kingdom\n\n"
+                     + _EXIT_HELP + "\n\n" + _FORMAT_HELP)
+@_interruptible
+def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
+                    no_tileset: bool = _NO_TILESET, game: str = _GAME) -> None:
+    """Dynasty: add up each player's totals over several games (one file per game; players matched by name)."""
+    from kscore.app import report
+
+    try:
+        rules = base_rules(variant, no_tileset, game)
+    except KscoreError as error:
+        raise _fail(error) from None
+    # A dynasty's totals need every game, so a bad file stops it; but every bad
+    # file is named at once, so all can be fixed before the next run.
+    games, failures = load_games(files, lambda path: load_game(path, rules))
+    if failures:
+        raise typer.Exit(say_failures(failures))
+    per_game = [score_games([g]) for g in games]
+    names = [Path(g.source).name for g in games]
+    result = dynasty(per_game, names)
+    if as_json:
+        emit_json(report.dynasty_json(result, names, per_game))
+    else:
+        console = Console()
+        for scores in per_game:
+            report.print_scores(console, scores, rank(scores))
+        report.print_dynasty(console, result, names)
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def _subcommand_app(name: str) -> typer.Typer:
+    module, _, attribute = SUBCOMMANDS[name][0].partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Console-script entry point: dispatch to a subcommand or the score command."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "" in args:  # Path("") is ".": `kscore "$PHOTO"` with PHOTO unset would score the current folder
+        print("kscore: an empty argument (an unset variable in a script?): name a file", file=sys.stderr)
+        sys.exit(2)
+    try:
+        if args and args[0] in SUBCOMMANDS:
+            _subcommand_app(args[0])(args=args[1:], prog_name=f"kscore {args[0]}")
+        else:
+            score_app(args=args, prog_name="kscore")
+    except KscoreError as error:  # raised outside a command's own handling
+        print(f"kscore: {error}", file=sys.stderr)
+        sys.exit(error.exit_code)
+    except (KeyboardInterrupt, BrokenPipeError):
+        sys.exit(130)
+    except OSError as error:  # a file kscore could not use: bad input, one line
+        print(f"kscore: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+        sys.exit(2)
+    except Exception as error:  # never a traceback for the user
+        print(f"kscore: internal error: {type(error).__name__}: {error} (please report it)", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

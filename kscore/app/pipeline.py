@@ -1,0 +1,255 @@
+"""Photo in, kingdoms out: the pipeline the CLI calls for image files.
+
+load (reduced decode, EXIF) -> localise (every kingdom's grid) -> rectify
+(100 px squares) -> read_board (recogniser + tile-set decoder) -> a Game whose
+kingdoms are named after the photo. Kingdoms cut by the photo's edge are
+reported, never scored. Nothing found raises NothingRecognisedError (exit 3)
+with what was seen and how to retake the photo.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from kscore.errors import KscoreError, NothingRecognisedError
+from kscore.filetypes import is_image
+from kscore.game.kingdom import Kingdom
+from kscore.game.rules import Game, GameRules
+from kscore.game.textformat import write_game
+
+RETAKE_ADVICE = "retake it closer, from above, with the whole kingdom in the frame and less glare"
+
+
+@dataclass(frozen=True)
+class PhotoKingdom:
+    """One kingdom read from a photo: corners TL, TR, BR, BL in original photo pixels."""
+
+    kingdom: Kingdom
+    corners: tuple[tuple[float, float], ...]
+    changes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PartialKingdom:
+    """A kingdom the photo shows only in part: reported, not scored."""
+
+    corners: tuple[tuple[float, float], ...]
+    missing: str
+
+
+@dataclass(frozen=True)
+class PhotoGame(Game):
+    """A Game read from a photo, with where each kingdom is and what was left out."""
+
+    found: tuple[PhotoKingdom, ...] = ()
+    partial: tuple[PartialKingdom, ...] = ()
+    seconds: float = 0.0
+    photo_size: tuple[int, int] = (0, 0)
+
+
+def kingdom_names(stem: str, count: int) -> list[str]:
+    """Named after the file; numbered when the photo holds several."""
+    stem = "".join(c for c in stem if c not in "[]#\n\r").strip() or "photo"
+    return [stem] if count == 1 else [f"{stem}-{i}" for i in range(1, count + 1)]
+
+
+def _tileset(rules: GameRules):
+    from kscore.game.tileset import TILESETS
+
+    return TILESETS.get(rules.tileset) if rules.use_tileset else None
+
+
+def read_photo(path: Path | str, rules: GameRules | None = None, models=None) -> PhotoGame:
+    """Every complete kingdom in the photo, read and named; raises NothingRecognisedError."""
+    from kscore.vision.load import PhotoError, check_usable, load_photo
+
+    path = Path(path)
+    start = time.perf_counter()
+    try:
+        photo = load_photo(path)
+    except PhotoError as error:
+        raise KscoreError(str(error)) from None
+    try:
+        check_usable(photo)
+    except PhotoError as error:  # a photo, but nothing can be read from it
+        raise NothingRecognisedError(str(error)) from None
+    return read_loaded_photo(photo, rules, models, start)
+
+
+def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start: float | None = None) -> PhotoGame:
+    """read_photo for a decoded kscore.vision.load.Photo (synthetic scenes use this directly)."""
+    from kscore.vision.find.localise import localise
+
+    rules = rules or GameRules()
+    path = photo.path
+    start = time.perf_counter() if start is None else start
+    found = localise(photo)
+    complete = [b for b in found.boards if not b.partial]
+    partial = tuple(
+        PartialKingdom(tuple(map(tuple, b.corners.round(1).tolist())), b.missing) for b in found.boards if b.partial
+    )
+    if not complete:
+        if partial:
+            raise NothingRecognisedError(f"{path}: the only kingdom seen is {partial[0].missing}; {RETAKE_ADVICE}")
+        raise NothingRecognisedError(f"{path}: no kingdom found ({found.seen}); {RETAKE_ADVICE}")
+    # Photo order: top to bottom, then left to right, so names are stable.
+    complete.sort(key=lambda b: (round(b.corners[:, 1].mean() / (photo.size[1] / 4)), b.corners[:, 0].mean()))
+    names = kingdom_names(path.stem, len(complete))
+    tileset = _tileset(rules)
+    detailed = photo_for_reading(photo, complete)
+    read: list[PhotoKingdom] = []
+    for board, name in zip(complete, names):
+        reading = read_board_in_photo(detailed, board.corners, board.size, tileset, name, models)
+        corners = tuple(tuple(float(v) for v in c) for c in board.corners.round(1))
+        read.append(PhotoKingdom(reading.kingdom, corners, tuple(reading.changes)))
+    return PhotoGame(
+        rules,
+        tuple(k.kingdom for k in read),
+        str(path),
+        {},
+        found=tuple(read),
+        partial=partial,
+        seconds=time.perf_counter() - start,
+        photo_size=photo.size,
+    )
+
+
+def photo_for_reading(photo, boards):
+    """The photo to cut kingdoms from: decoded again more finely when a kingdom came out too small to read.
+
+    Finding kingdoms needs few pixels; the recogniser reads squares at
+    features.CELL (50) px a side. The reduced decode that serves localisation
+    (long side >= 1600 px) can leave a kingdom below that when a photo holds
+    many (five or six players in one shot), and the far rows of a tilted
+    board have fewer pixels than its mean. So when a kingdom's shortest side
+    gives under READ_PX_PER_SQUARE, the file is decoded once more at the
+    smallest reduction that gives every kingdom that many (or whole). Photos
+    decoded whole, and photos with no file behind them, are returned as they are.
+    """
+    from kscore.vision.geometry import shortest_side
+    from kscore.vision.load import PhotoError, largest_reduction, load_photo
+
+    if photo.scale <= 1 or not boards or not Path(photo.path).is_file():
+        return photo
+    finest = min(shortest_side(b.corners) / b.size for b in boards)  # px per square in the original photo
+    if finest / photo.scale >= READ_PX_PER_SQUARE:
+        return photo
+    reduction = largest_reduction(finest, READ_PX_PER_SQUARE)
+    if reduction >= photo.scale:
+        return photo
+    try:
+        return load_photo(photo.path, reduction=reduction)
+    except PhotoError:  # it decoded a moment ago; keep what we have
+        return photo
+
+
+#: features.CELL (50 px per square, the scale squares are read at) and a margin.
+READ_PX_PER_SQUARE = 64
+
+
+def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=None, occlusion: bool = True):
+    """One kingdom's grid in the photo -> its BoardReading (rectified, read, decoded).
+
+    occlusion: squares a standing castle hides from this camera are read again
+    as unseen (kscore.vision.find.occlusion) and marked `?`.
+    """
+    from kscore.vision.find.occlusion import hidden_squares
+    from kscore.vision.find.rectify import rectify
+    from kscore.vision.read.reader import read_board, read_with_unseen
+
+    image = rectify(photo, corners, size)
+    reading = read_board(image, size, tileset, name, **({"models": models} if models is not None else {}))
+    if not occlusion:
+        return reading
+    # A standing castle can read as a second castle on the squares it hides:
+    # the real one is the castle whose hidden squares hold all the others.
+    castles = reading.kingdom.castles()
+    for castle in castles:
+        unseen = hidden_squares(corners, size, castle, photo.size)
+        if unseen and set(castles) - {castle} <= set(unseen):
+            return read_with_unseen(reading, unseen, tileset, name)
+    return reading
+
+
+def reading_path(photo_path: Path | str) -> Path:
+    """Where the reading of a photo is written: beside it, `photo.kingdom`.
+
+    `photo.jpg.kingdom` when another photo of the same name is beside it
+    (photo.jpg and photo.png): the second reading would find the first's file,
+    take it for the player's corrections, and never be written.
+    """
+    path = Path(photo_path)
+    try:
+        twins = [p for p in path.parent.iterdir() if p.stem == path.stem and p.name != path.name
+                 and is_image(p)]
+    except OSError:  # an unlistable folder: the plain name, whose write reports any problem
+        twins = []
+    return path.with_name(path.name + ".kingdom") if twins else path.with_suffix(".kingdom")
+
+
+def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str:
+    """Write what was read beside the photo for the player to correct; return what was done.
+
+    Never overwrites an existing file (it may hold the player's corrections)
+    unless `force`; then the old one is kept as `<name>.kingdom.bak`.
+    """
+    target = reading_path(photo_path)
+    text = "# read from " + Path(photo_path).name + ": fix any square, `?` marks unsure ones, then run kscore on this file\n"
+    text += write_game(Game(game.rules, game.kingdoms, str(target)))
+    try:
+        if target.exists() and not force:
+            return (f"{target} already exists (it may hold your corrections): not overwritten; --force replaces it. "
+                    f"The scores shown are read from the photo again: `kscore {target}` scores that file")
+        kept = back_up(target)
+        write_whole(target, lambda part: part.write_text(text))
+    except OSError as error:  # a read-only folder or file, a name too long: the score is still shown
+        return f"cannot write {target}: {error.strerror or error}; the reading is not saved"
+    if kept:
+        return f"wrote {target} ({kept}); edit it and run `kscore {target}` to rescore"
+    return f"wrote {target}: edit it and run `kscore {target}` to rescore"
+
+
+def write_whole(path: Path, write) -> None:
+    """write(part) writes a sibling file, which then replaces `path` in one step: a Ctrl-C or a
+    full disk never leaves half a file (a truncated reading would pass for the player's edits).
+    The part keeps the suffix (OpenCV picks the image type by it)."""
+    import os
+
+    if _special(path):  # --csv /dev/stdout, a pipe: written to, never replaced
+        write(path)
+        return
+    part = path.with_name(f".kscore-part-{os.getpid()}{path.suffix}")  # short: any name that fits, fits
+    try:
+        write(part)
+        os.replace(part, path)
+    finally:
+        if part.exists():
+            part.unlink()
+
+
+def _special(path: Path) -> bool:
+    """Something that exists but is no regular file (a device such as /dev/stdout, a named pipe)."""
+    return path.exists() and not path.is_file()
+
+
+def back_up(path: Path) -> str:
+    """Before a file is replaced, keep it as `<name>.bak`; says so ("" when there was nothing to keep).
+
+    A `.bak` already there holding something else (the corrections an earlier
+    --force kept) is never replaced: the copy goes to `<name>.2.bak`, `.3.bak`..."""
+    if not path.exists() or _special(path):  # /dev/stdout, a pipe: nothing to keep (reading one would block)
+        return ""
+    data = path.read_bytes()
+    backup, number = path.with_name(path.name + ".bak"), 1
+    while backup.exists() and backup.read_bytes() != data:
+        number += 1
+        backup = path.with_name(f"{path.name}.{number}.bak")
+    shutil.copy2(path, backup)
+    return f"the old one is kept as {backup.name}"
+
+
+__all__ = ["PhotoGame", "PhotoKingdom", "PartialKingdom", "read_photo", "read_loaded_photo", "save_reading", "back_up",
+           "write_whole", "reading_path", "kingdom_names"]

@@ -1,0 +1,89 @@
+"""The scoring engine: pure functions from a Kingdom and GameRules to a KingdomScore.
+
+Properties score `squares x crowns` (rules.md section 1, kscore.game.properties).
+Every other point is a ScoreLine from a score rule: the base game's in SCORE_RULES,
+then each registered expansion's (kscore.game.registry), a function
+`(kingdom, rules, properties) -> list[ScoreLine]` that returns its lines (empty
+when it does not apply); score_kingdom adds them up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kscore.game import registry
+from kscore.game.kingdom import Kingdom, square_name
+from kscore.game.plausibility import check_kingdom
+from kscore.game.properties import Property, empty_edges, find_properties, frame_given, is_full
+from kscore.game.registry import ScoreRule
+from kscore.game.rules import GameRules
+from kscore.game.scoreline import ScoreLine
+
+__all__ = ["KingdomScore", "Property", "empty_edges", "find_properties", "frame_given", "is_full", "score_kingdom"]
+
+
+def middle_kingdom(kingdom: Kingdom, rules: GameRules, properties: list[Property]) -> list[ScoreLine]:
+    """+10 if the castle is on the centre square of the frame.
+
+    rules.md's reading: the squares span the full frame (no empty edge row or
+    column, unless the file gives the frame) and the only castle is on its centre.
+    """
+    if "middle-kingdom" not in rules.variants:
+        return []
+    centre = (kingdom.size // 2, kingdom.size // 2)
+    if kingdom.castles() == [centre] and frame_given(kingdom):
+        return [ScoreLine("bonus", "middle-kingdom", 10, f"castle on the centre square ({square_name(centre)})")]
+    return []
+
+
+def harmony(kingdom: Kingdom, rules: GameRules, properties: list[Property]) -> list[ScoreLine]:
+    """+5 if no domino was discarded, i.e. the frame holds no empty square."""
+    if "harmony" not in rules.variants or not is_full(kingdom):
+        return []
+    n = kingdom.size
+    return [ScoreLine("bonus", "harmony", 5, f"no empty square: the {n}x{n} frame is full")]
+
+
+#: The base game's rules; the expansions' (giants, quests, coins, buildings, queen,
+#: totems, cavemen) come after them from kscore.game.registry.
+SCORE_RULES: list[ScoreRule] = [middle_kingdom, harmony]
+
+
+@dataclass(frozen=True)
+class KingdomScore:
+    kingdom: Kingdom
+    rules: GameRules
+    properties: tuple[Property, ...]
+    lines: tuple[ScoreLine, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def property_points(self) -> int:
+        return sum(p.points for p in self.properties)
+
+    @property
+    def total(self) -> int:
+        return self.property_points + sum(line.points for line in self.lines)
+
+    @property
+    def largest_property(self) -> int:
+        """Squares in the largest property, crowned or not (first tiebreak)."""
+        return max((p.squares for p in self.properties), default=0)
+
+    @property
+    def crowns(self) -> int:
+        """Counted crowns in the whole kingdom (second tiebreak)."""
+        return sum(p.crowns for p in self.properties)
+
+
+def score_kingdom(kingdom: Kingdom, rules: GameRules | None = None, check: bool = True) -> KingdomScore:
+    """Score one kingdom: properties, then every SCORE_RULES line; warnings from plausibility.
+
+    Warnings never change the score. check=False skips the plausibility checks
+    (e.g. in tight loops that only need points).
+    """
+    rules = rules or GameRules()
+    properties = find_properties(kingdom)
+    lines = [line for rule in (*SCORE_RULES, *registry.score_rules()) for line in rule(kingdom, rules, properties)]
+    warnings = tuple(check_kingdom(kingdom, rules)) if check else ()
+    return KingdomScore(kingdom, rules, tuple(properties), tuple(lines), warnings)

@@ -1,0 +1,106 @@
+"""`kscore eval PHOTO_FOLDER`: the whole photo pipeline on labelled photos.
+
+The folder's labels.json holds `items` (file -> kingdoms with `size`,
+`corners`, `terrain`, `crowns`; ../shared/data/photos is one). Reports
+kingdoms found, mean corner error relative to the kingdom's side, squares
+right, exact scores and time per photo. A labelled kingdom counts as found
+when a complete kingdom was reported with corners within 10% of its side.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from kscore.lab.dataset import load_photo_items
+from kscore.lab.measures import kingdom_points, squares_right
+from kscore.errors import NothingRecognisedError
+from kscore.game.rules import GameRules
+from kscore.vision.geometry import corner_error
+
+FOUND_WITHIN = 0.10  # corner error (share of the side) under which a kingdom counts as found
+
+
+@dataclass
+class KingdomResult:
+    photo: str
+    found: bool
+    corner_error: float | None = None
+    squares_right: int = 0
+    squares: int = 0
+    score_right: bool = False
+    truth_score: int = 0
+    read_score: int | None = None
+
+
+@dataclass
+class PhotoEvaluation:
+    kingdoms: list[KingdomResult] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    false_finds: int = 0
+
+    def lines(self) -> list[str]:
+        n = len(self.kingdoms)
+        found = [k for k in self.kingdoms if k.found]
+        errors = [k.corner_error for k in found if k.corner_error is not None]
+        squares = sum(k.squares for k in self.kingdoms)
+        right = sum(k.squares_right for k in self.kingdoms)
+        exact = sum(k.score_right for k in self.kingdoms)
+        out = [
+            f"photos: {len(self.seconds)}, labelled kingdoms: {n}",
+            f"kingdoms found: {len(found)}/{n}" + (f" (+{self.false_finds} found where none is labelled)" if self.false_finds else ""),
+            f"mean corner error: {np.mean(errors):.2%} of the side" if errors else "mean corner error: -",
+            f"squares right: {right}/{squares} = {right / max(squares, 1):.1%} (terrain and crowns; squares of kingdoms not found count as wrong)",
+            f"exact scores: {exact}/{n}",
+            f"time per photo: mean {np.mean(self.seconds):.2f} s, max {np.max(self.seconds):.2f} s" if self.seconds else "time per photo: -",
+        ]
+        for k in self.kingdoms:
+            if k.found:
+                out.append(f"  {k.photo}: corners {k.corner_error:.2%}, squares {k.squares_right}/{k.squares}, "
+                           f"score {k.read_score} (truth {k.truth_score})")
+            else:
+                out.append(f"  {k.photo}: NOT FOUND (truth score {k.truth_score})")
+        out += [f"  {f}" for f in self.failures]
+        return out
+
+
+def evaluate_photo_items(folder: Path | str, tileset=None, models=None, echo=print, **_ignored) -> PhotoEvaluation:
+    """Run read_photo on every labelled photo of `folder` and compare with the labels."""
+    from kscore.app.pipeline import read_photo
+
+    rules = GameRules(use_tileset=tileset is not None, tileset=getattr(tileset, "name", "kingdomino") if tileset else "kingdomino")
+    result = PhotoEvaluation()
+    for path, labelled in load_photo_items(folder).items():
+        start = time.perf_counter()
+        try:
+            game = read_photo(path, rules, models=models)
+            found = list(game.found)
+        except NothingRecognisedError as error:  # nothing found: every labelled kingdom is missed
+            found = []
+            result.failures.append(str(error))
+        result.seconds.append(time.perf_counter() - start)
+        used = set()
+        for truth in labelled:
+            truth_corners = np.array(truth.corners)
+            entry = KingdomResult(path.name, False, squares=truth.size**2, truth_score=kingdom_points(truth.kingdom))
+            if found:
+                errors = [corner_error(np.array(f.corners), truth_corners) for f in found]
+                i = int(np.argmin(errors))
+                if errors[i] < FOUND_WITHIN and found[i].kingdom.size == truth.size:
+                    used.add(i)
+                    read = found[i].kingdom
+                    entry.found = True
+                    entry.corner_error = errors[i]
+                    entry.squares_right = squares_right(truth.kingdom, read)
+                    entry.read_score = kingdom_points(read)
+                    entry.score_right = entry.read_score == entry.truth_score
+            result.kingdoms.append(entry)
+        result.false_finds += len(found) - len(used)
+    if echo:
+        for line in result.lines():
+            echo(line)
+    return result

@@ -1,0 +1,879 @@
+"""Find every kingdom's grid in a photo, without clicks.
+
+Stages, each a pure function on arrays:
+1. `foreground`: colours that the photo's border strip (the table, mostly)
+   does not show. Tiles are saturated and varied; a table, cloth or mat is a
+   few colours that also fill the border. Colours are compared as a smoothed
+   3D histogram so a lake tile on a navy cutting mat still differs by shade.
+2. `candidate_quads`: cleaned-up blobs of foreground -> outline quadrilaterals
+   (a long blob at the photo's edge, maybe a kingdom joined to a bright patch
+   of table there, also in parts).
+3. `refine_quad`: in a rectified view with a margin, fit a straight line to the
+   board's edge on each side (where foreground ends), intersect -> corners.
+   Repeated, so perspective left by the first guess shrinks each time.
+4. lattice.py: the seams' period says how many squares the quad spans; a
+   row or column the colours missed (lake tiles on a blue mat) is added back
+   on the side that looks like tiles (when neither side does, each placement
+   is settled on its seams and the best kept); the grid size (5 or 7) is the one whose
+   seams the board shows, clutter shows none; finally the grid lines are
+   nudged onto the seams.
+A board filling the whole photo (a cropped top-down board) has no border
+strip to learn the table from; it is tried as a whole-image quad.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from kscore.vision.geometry import Quad, photo_order, quad_area, side_length, side_lengths
+from kscore.vision.find.lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, fit_seam_homography, lattice_evidence, refine_lattice, seam_energy, seam_samples, shifted
+from kscore.vision.load import Photo
+
+WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
+#: Seams shown by the photo taken whole, above which it is one board cut to its grid.
+FULL_FRAME_SEAMS = 0.8  # the 54 labelled boards: 0.88 to 0.99
+MIN_PARTIAL_SEAMS = 0.3
+#: Local grey contrast (upper quartile, grey levels) a partial kingdom's region must show: see _textured.
+MIN_TEXTURE = 3.0
+#: Share of each side left out of its border strip at either end (see _border_likeness).
+CORNER_SKIP = 0.1
+#: Pieces per side of the border strip, and the colour share with the strip's median below which a piece is not table.
+SEGMENTS = 8
+TABLE_SHARE = 0.5
+#: Grey contrast (upper quartile, 7x7) of a piece's unlike-table pixels above which they are tiles (clutter: <= 4).
+TILE_DETAIL = 5.0
+#: Share of a grid the colours must have found when no other grid settled (see _examine).
+HALF = 0.5
+#: Grids adding back a row or column the outline missed that are polished (those showing most seams as they stand).
+MISSED_ROW_TRIES = 3
+#: Opposite sides' mean lengths differing more than this: not one kingdom (45 degrees of tilt gives ~1.4).
+SPLIT_ASPECT = 1.75
+#: Seam refits letting a misplaced corner walk onto the lattice (synthetic: 8 gain nothing over 4).
+WALK_STEPS = 4
+#: A shifted grid must put this much more edge on its lines to replace the grid found.
+SHIFT_GAIN = 1.02
+#: Percentile of the grid's own edge samples at which every sample is capped when comparing shifts.
+SHIFT_CAP = 75
+#: Share of a partial kingdom's pixels that must be saturated (see _tile_colours).
+TILE_SATURATED = 0.7
+#: Squares along the photo's edge a kingdom's colours must run to be cut there whatever its outline says.
+CUT_RUN = 1.5
+#: ... and at least this many squares when its outline reaches that edge too: under it, a board turned
+#: ~45 degrees whose corner lies a pixel inside the photo or just past it, the grid decides (see _partial).
+NEAR_RUN = 0.25
+#: Seam share below which the size counted is in doubt, and how close the other size's share on the
+#: rough outline must come for both grids to be polished and compared.
+SURE_SEAMS = 0.9
+SIZE_DOUBT = 0.4
+#: A blob at the photo's edge longer than this (long over short side) is also tried in parts (see candidate_quads).
+JOINED_ASPECT = 1.4
+
+
+@dataclass(frozen=True)
+class FoundBoard:
+    """One kingdom found in a photo.
+
+    corners: TL, TR, BR, BL as the photo shows them, in original photo pixels
+    (for a partial board: the visible part's outline). partial: cut by the
+    photo's edge; `missing` says where and roughly how much.
+    """
+
+    corners: np.ndarray
+    size: int
+    partial: bool = False
+    missing: str = ""
+    seams: float = 0.0  # share of inner tile edges showing a seam
+    contrast: float = 0.0  # edge strength on the seams / inside the squares
+
+
+@dataclass(frozen=True)
+class Localisation:
+    boards: tuple[FoundBoard, ...]
+    seen: str  # what the photo showed, for the "nothing found" message
+
+
+# ----------------------------------------------------------------- stage 1
+
+
+def working_image(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> tuple[np.ndarray, float]:
+    """The image at localisation resolution and the factor back to `image` pixels."""
+    original = max(image.shape[:2])
+    factor = original / long_side
+    if factor <= 1:
+        return image, 1.0
+    while factor >= 2:  # halving first: cheap, and the final linear resize then barely aliases
+        image = cv2.pyrDown(image)
+        factor /= 2
+    if factor > 1.05:
+        image = cv2.resize(image, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_LINEAR)
+    return image, original / max(image.shape[:2])
+
+
+def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.ndarray | None = None) -> np.ndarray:
+    """Per pixel in [0, 1]: how unlike the photo's border strip its colour is.
+
+    Parts of the strip that look like tiles, not table (see _tile_segments,
+    or `skip` when given), teach nothing. Shadows on the table (the
+    photographer, a lamp) are darker than the border but keep its
+    chromaticity and smoothness: they are taken out again.
+    """
+    h, w = image.shape[:2]
+    blurred = cv2.GaussianBlur(image, (5, 5), 0)
+    lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2Lab)
+    grey = lab[..., 0].astype(np.float32)
+    mean, std = _local_contrast(grey, 7)
+    s = max(2, int(strip * min(h, w)))
+    if skip is None:
+        skip = _tile_segments(lab, std, s)
+    border = np.zeros((h, w), bool)
+    border[:s], border[-s:], border[:, :s], border[:, -s:] = True, True, True, True
+    table = border & ~skip if (border & ~skip).any() else border
+    q = (lab.astype(np.int32) * bins) // 256
+    fg = 1.0 - _border_likeness((q[..., 0] * bins + q[..., 1]) * bins + q[..., 2], s, (bins,) * 3, skip)
+    # chromaticity (intensity-free) likeness for the shadow test
+    f = blurred.astype(np.float32) + 1.0
+    total = f.sum(axis=2)
+    cb = 32
+    chroma = (np.minimum(f[..., 2] / total * 3 * cb / 2, cb - 1)).astype(np.int32) * cb + np.minimum(
+        f[..., 1] / total * 3 * cb / 2, cb - 1
+    ).astype(np.int32)
+    chroma_like = _border_likeness(chroma, s, (cb, cb), skip)
+    texture2 = _ramp_free_variance(std, mean)
+    smooth_limit = 1.5 * float(np.sqrt(np.percentile(texture2[table], 75))) + 3.0
+    darker = grey < float(np.median(grey[table]))
+    shadow = chroma_like * darker * (texture2 < smooth_limit**2)
+    return (fg * (1.0 - shadow)).astype(np.float32)
+
+
+def _ramp_free_variance(std: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """Local grey variance (7x7) less what a straight ramp of the local slope gives.
+
+    A shadow's soft edge is a ramp from lit table to shade: its plain std
+    made it pass for texture, and its rim for tiles (a 7x7 box over a ramp
+    of slope g has variance 4 g^2; Sobel gives 8 g). Tiles' detail is not a ramp.
+    """
+    gx = cv2.Sobel(mean, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(mean, cv2.CV_32F, 0, 1, ksize=3)
+    ramp = cv2.add(cv2.multiply(gx, gx), cv2.multiply(gy, gy))
+    return cv2.max(cv2.scaleAdd(ramp, -1.0 / 16, cv2.multiply(std, std)), 0.0)
+
+
+def _strip_segments(h: int, w: int, s: int, per_side: int = SEGMENTS) -> list[tuple[slice, slice]]:
+    """The border strips (short of the corners, as in _border_likeness) cut into equal pieces."""
+    cx, cy = int(CORNER_SKIP * w), int(CORNER_SKIP * h)
+    out = []
+    xs = np.linspace(cx, w - cx, per_side + 1).astype(int)
+    ys = np.linspace(cy, h - cy, per_side + 1).astype(int)
+    for rows in (slice(0, s), slice(h - s, h)):
+        out += [(rows, slice(a, b)) for a, b in zip(xs[:-1], xs[1:])]
+    for cols in (slice(0, s), slice(w - s, w)):
+        out += [(slice(a, b), cols) for a, b in zip(ys[:-1], ys[1:])]
+    return out
+
+
+def _tile_segments(lab: np.ndarray, std: np.ndarray, s: int) -> np.ndarray:
+    """Mask of the border strip's pieces that show tiles rather than table.
+
+    The table is what most of the strip shows: a piece whose colours (a, b
+    only: light is uneven) share under TABLE_SHARE with the pieces' median is
+    something else, and when that something shows detail (TILE_DETAIL) it is
+    a kingdom cut by the photo's edge, whose colours must not pass for table.
+    Flat clutter (cards, boxes) shows none and stays. Synthetic strips (seed
+    11 partial, 3 usual): 182/258 pieces of tiles left out, 1/4754 of table.
+    """
+    h, w = lab.shape[:2]
+    segments = _strip_segments(h, w, s)
+    bins = []
+    for box in segments:
+        ab = lab[box][..., 1:].reshape(-1, 2).astype(np.int32) // 16
+        bins.append(ab[:, 0] * 16 + ab[:, 1])
+    hists = np.array([_blur_bins(np.bincount(b, minlength=256).astype(np.float32).reshape(16, 16)).ravel() for b in bins])
+    hists /= np.maximum(hists.sum(axis=1, keepdims=True), 1e-9)
+    profile = np.median(hists, axis=0)
+    profile /= max(float(profile.sum()), 1e-9)
+    share = np.minimum(hists, profile).sum(axis=1)
+    skip = np.zeros((h, w), bool)
+    odd = []
+    for box, b, sh in zip(segments, bins, share):
+        if sh >= TABLE_SHARE:
+            odd.append(False)
+            continue
+        other = profile[b] < 0.2 * profile.max()  # the piece's pixels unlike the table
+        detail = float(np.percentile(std[box].ravel()[other], 75)) if other.sum() > 20 else 0.0
+        odd.append(detail > TILE_DETAIL)
+    if np.mean(odd) < 0.5:  # else there is no majority to call table
+        for box, out in zip(segments, odd):
+            skip[box] = out
+    return skip
+
+
+def _border_likeness(index: np.ndarray, s: int, shape: tuple[int, ...], skip: np.ndarray | None = None) -> np.ndarray:
+    """Per pixel in [0, 1]: how typical its (binned) colour is of the photo's edges.
+
+    Each side's strip votes separately and a colour must be common on two
+    sides: a kingdom cut by one edge of the photo fills part of that side's
+    strip, and its colours must not become "table".
+    """
+    n = int(np.prod(shape))
+    all_hist = _blur_bins(np.bincount(index.ravel(), minlength=n).astype(np.float32).reshape(shape))
+    # The strips stop short of the photo's corners: a kingdom cut by a corner
+    # fills both strips there and would pass for table, being on two sides.
+    h, w = index.shape
+    cx, cy = int(CORNER_SKIP * w), int(CORNER_SKIP * h)
+    boxes = ((slice(0, s), slice(cx, w - cx)), (slice(h - s, h), slice(cx, w - cx)),
+             (slice(cy, h - cy), slice(0, s)), (slice(cy, h - cy), slice(w - s, w)))
+    ratios = []
+    for box in boxes:
+        strip = index[box] if skip is None else index[box][~skip[box]]
+        if strip.size < 0.1 * index[box].size:
+            continue  # a side that is all tiles teaches nothing
+        hist = _blur_bins(np.bincount(strip.ravel(), minlength=n).astype(np.float32).reshape(shape))
+        share = strip.size / index.size
+        ratios.append(np.clip(hist / np.maximum(all_hist, 1e-3) / share, 0, 1).reshape(-1))
+    second = np.sort(np.stack(ratios), axis=0)[-min(2, len(ratios))]  # common on at least two sides
+    return second[index.ravel()].reshape(index.shape)
+
+
+def _blur_bins(hist: np.ndarray) -> np.ndarray:
+    """[1 2 1]/4 along every axis (zero outside)."""
+    for axis in range(hist.ndim):
+        padded = np.pad(hist, [(1, 1) if a == axis else (0, 0) for a in range(hist.ndim)])
+        lo = np.take(padded, range(0, hist.shape[axis]), axis=axis)
+        hi = np.take(padded, range(2, hist.shape[axis] + 2), axis=axis)
+        hist = 0.5 * hist + 0.25 * (lo + hi)
+    return hist
+
+
+# ----------------------------------------------------------------- stage 2
+
+
+def candidate_quads(fg: np.ndarray, min_area_frac: float = 0.015) -> list[tuple[Quad, np.ndarray, bool]]:
+    """Outline quads of large foreground blobs, with each blob's mask and whether it is a part of a blob also tried whole.
+
+    Kingdoms laid close together merge into one blob; a blob that is not one
+    quad is eroded until it falls apart, and each part is tried on its own.
+    """
+    h, w = fg.shape
+    mask = (cv2.GaussianBlur(fg, (0, 0), 1.5) > 0.5).astype(np.uint8)
+    k = max(3, int(min(h, w) * 0.006)) | 1
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))  # thin mat lines, specks
+    mask = _close(opened, 3 * k)  # seams, dim tiles
+    min_area = min_area_frac * h * w
+    out = []
+    for blob, contour in _blobs(mask, min_area):
+        quad = _blob_quad(contour)
+        if quad is not None and cv2.contourArea(contour) > 0.8 * quad_area(quad) and _aspect(quad) < SPLIT_ASPECT:
+            out.append((quad, blob, False))
+            if _touches_edge(blob) and _aspect(quad) > JOINED_ASPECT:
+                # Long and at the photo's edge: a kingdom joined to something
+                # there (a bright patch of table) as well as a cut one. Its
+                # parts are tried too (see localise).
+                out += [(q, part, True) for part, c in _split(blob, opened & blob, k, min_area)
+                        for q in [_blob_quad(c)] if q is not None]
+            continue
+        parts = _split(blob, opened & blob, k, min_area)
+        for part, part_contour in parts or [(blob, contour)]:
+            quad = _blob_quad(part_contour)
+            if quad is not None:
+                out.append((quad, part, False))
+    return out
+
+
+def _close(mask: np.ndarray, k: int) -> np.ndarray:
+    """Morphological closing with the photo's outside empty.
+
+    OpenCV's erosion treats pixels past the image as set, so a closing glued
+    any blob within half a kernel of the photo's edge onto it, and a whole
+    board a few pixels from the edge passed for one cut by it.
+    """
+    padded = cv2.copyMakeBorder(mask, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
+    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    return closed[k:-k, k:-k]
+
+
+def _blobs(mask: np.ndarray, min_area: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for contour in sorted(contours, key=cv2.contourArea, reverse=True):
+        if cv2.contourArea(contour) < min_area:
+            break
+        blob = np.zeros(mask.shape, np.uint8)
+        cv2.drawContours(blob, [contour], -1, 1, -1)
+        out.append((blob, contour))
+    return out
+
+
+def _blob_quad(contour: np.ndarray) -> Quad | None:
+    quad = _hull_to_quad(cv2.convexHull(contour))
+    return None if quad is None else _fit_sides(contour.reshape(-1, 2).astype(np.float64), quad)
+
+
+def _split(blob: np.ndarray, unclosed: np.ndarray, k: int, min_area: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The blob's parts once eroded apart (each grown back inside the blob), or [].
+
+    Eroded from the mask before its gaps were closed: the gap between two
+    kingdoms is often narrower than what closing fills.
+    """
+    for grow in (1, 2, 4, 7):
+        kernel = np.ones((grow * k, grow * k), np.uint8)
+        parts = _blobs(cv2.erode(unclosed, kernel), min_area / 2)
+        if len(parts) >= 2:
+            return [(b, c) for b, c in (_regrow(p, kernel, blob) for p, _ in parts) if c is not None]
+    return []
+
+
+def _regrow(part: np.ndarray, kernel: np.ndarray, blob: np.ndarray):
+    grown = cv2.dilate(part, kernel) & blob
+    contours, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return grown, (max(contours, key=cv2.contourArea) if contours else None)
+
+
+def _aspect(quad: Quad) -> float:
+    """Long over short, from the means of opposite sides."""
+    sides = side_lengths(quad)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return max(a, b) / max(min(a, b), 1e-9)
+
+
+def _hull_to_quad(hull: np.ndarray) -> Quad | None:
+    perimeter = cv2.arcLength(hull, True)
+    for eps in np.linspace(0.01, 0.12, 23):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float64)
+        if len(approx) < 4:
+            break
+    rect = cv2.boxPoints(cv2.minAreaRect(hull))
+    return rect.astype(np.float64)
+
+
+def _fit_sides(points: np.ndarray, quad: Quad) -> Quad:
+    """Refit each side of a rough quad as the dominant straight run of the outline.
+
+    A standing castle or a touching object bulges the outline; a side's line is
+    the one most outline points agree with (RANSAC), so a bulge is ignored.
+    """
+    rng = np.random.default_rng(0)
+    side_len = side_length(quad)
+    tol = max(1.5, 0.01 * side_len)
+    # densify the outline so long straight runs have many points
+    dense = []
+    for a, b in zip(points, np.roll(points, -1, axis=0)):
+        n = max(1, int(np.linalg.norm(b - a) / 2))
+        dense.append(a + (b - a) * np.arange(n)[:, None] / n)
+    pts = np.vstack(dense)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = np.linalg.norm(d)
+        u = d / max(length, 1e-9)
+        rel = pts - a
+        along = rel @ u
+        across = rel @ np.array([-u[1], u[0]])
+        near = pts[(along > -0.1 * length) & (along < 1.1 * length) & (np.abs(across) < 0.15 * length)]
+        if len(near) < 10:
+            lines.append(np.array([a, b]))
+            continue
+        best, best_inliers = None, -1
+        for _ in range(60):
+            p, q = near[rng.choice(len(near), 2, replace=False)]
+            if np.linalg.norm(q - p) < 0.2 * length:
+                continue
+            v = (q - p) / np.linalg.norm(q - p)
+            dist = np.abs((near - p) @ np.array([-v[1], v[0]]))
+            inliers = int((dist < tol).sum())
+            if inliers > best_inliers:
+                best, best_inliers = (p, v), inliers
+        if best is None:
+            lines.append(np.array([a, b]))
+            continue
+        p, v = best
+        dist = np.abs((near - p) @ np.array([-v[1], v[0]]))
+        inl = near[dist < tol]
+        centre = inl.mean(axis=0)
+        _, vecs = np.linalg.eigh(np.cov((inl - centre).T))
+        direction = vecs[:, -1]  # principal axis of the inliers
+        lines.append(np.array([centre, centre + direction]))
+    corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    out = np.array(corners, float)
+    if np.max(np.linalg.norm(out - quad, axis=1)) > 0.25 * side_len:
+        return quad  # the refit ran away: keep the rough quad
+    return out
+
+
+# ----------------------------------------------------------------- stage 3
+
+_CANON = 240  # rectified board side during refinement
+_MARGIN = 0.15
+#: Distance (canonical view pixels) within which an edge sample agrees with a side's line (see _most_agreeing).
+EDGE_TOL = 2.0
+
+
+def _canonical(quad: Quad, side: int = _CANON, margin: float = _MARGIN) -> tuple[np.ndarray, int]:
+    """Homography image -> canonical frame where the quad is [m, m+side]^2."""
+    m = margin * side
+    dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
+    return cv2.getPerspectiveTransform(np.float32(quad), dst), int(round(side + 2 * m))
+
+
+def refine_quad(signal: np.ndarray, quad: Quad, rounds: int = 3) -> Quad:
+    """Move each side onto the board's edge in `signal` (foreground in [0, 1])."""
+    for r in range(rounds):
+        hom, full = _canonical(quad)
+        view = cv2.warpPerspective(signal, hom, (full, full), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        view = cv2.GaussianBlur(view, (0, 0), 1.2)
+        reach = _MARGIN * _CANON * (0.9 if r == 0 else 0.45)
+        lines = [_edge_line(view, side, reach) for side in range(4)]
+        if any(line is None for line in lines):
+            return quad
+        corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]  # TL=left&top, TR=top&right...
+        if any(c is None for c in corners):
+            return quad
+        inv = np.linalg.inv(hom)
+        pts = cv2.perspectiveTransform(np.float32(corners).reshape(-1, 1, 2), inv).reshape(4, 2)
+        quad = pts.astype(np.float64)
+    return quad
+
+
+def _edge_line(view: np.ndarray, side: int, reach: float):
+    """Fit the board edge on one side of the canonical view: (point, direction).
+
+    side 0 top, 1 right, 2 bottom, 3 left. Along the side, for each sample the
+    position of the steepest fall of foreground going outwards; a robust line
+    through them.
+    """
+    m = _MARGIN * _CANON
+    lo, hi = m - reach, m + reach
+    ts = np.linspace(m + 0.04 * _CANON, m + 0.96 * _CANON, 48)
+    # Make every side look like "top": rotate the view.
+    v = np.rot90(view, k=side)  # np.rot90 is anticlockwise: side 1 (right) becomes top
+    grad = np.diff(v, axis=0)  # increasing downward = entering the board
+    a, b = int(max(lo, 0)), int(min(hi, v.shape[0] - 2))
+    points = []
+    for t in ts:
+        col = grad[a:b, int(round(t))]
+        if col.size == 0:
+            continue
+        i = int(np.argmax(col))
+        if col[i] > 0.08:
+            points.append((t, a + i + 0.5))
+    if len(points) < 10:
+        return None
+    pts = np.array(points)
+    # robust line fit y = p0 + p1 * x: the line most samples agree with, then
+    # least squares on those, trimming outliers
+    keep = _most_agreeing(pts)
+    if keep.sum() < 8:
+        keep = np.ones(len(pts), bool)  # scattered: no line stands out
+    for _ in range(3):
+        p1, p0 = np.polyfit(pts[keep, 0], pts[keep, 1], 1)
+        resid = np.abs(pts[:, 1] - (p0 + p1 * pts[:, 0]))
+        thr = max(1.0, 2.5 * np.median(resid[keep]))
+        keep = resid <= thr
+        if keep.sum() < 8:
+            break
+    # back to the un-rotated frame: two points on the line
+    n = v.shape[0]
+    line_pts = np.array([[x, p0 + p1 * x] for x in (0.0, float(n))])
+    return np.array([_unrotate(p, side, n) for p in line_pts])
+
+
+def _most_agreeing(pts: np.ndarray, tol: float = EDGE_TOL) -> np.ndarray:
+    """Mask of the samples near the line through two of them that most samples lie near.
+
+    Where tiles the colour of the table (forest on a green cloth) end a side's
+    foreground a row early, its samples lie on a parallel line a row in: a
+    fit through all of them tilted the side across the grid. The larger run
+    wins instead, and a line a row in is a grid line the squares count fixes.
+    """
+    i, j = np.triu_indices(len(pts), 1)
+    keep = np.abs(pts[j, 0] - pts[i, 0]) > 0.2 * np.ptp(pts[:, 0])
+    i, j = i[keep], j[keep]
+    if not len(i):
+        return np.ones(len(pts), bool)
+    slope = (pts[j, 1] - pts[i, 1]) / (pts[j, 0] - pts[i, 0])
+    resid = np.abs(pts[None, :, 1] - (pts[i, 1, None] + slope[:, None] * (pts[None, :, 0] - pts[i, 0, None])))
+    resid *= 1.0 / np.sqrt(1.0 + slope[:, None] ** 2)  # distance to the line, not vertical offset
+    best = int(np.argmax((resid < tol).sum(axis=1)))
+    return resid[best] < tol
+
+
+def _unrotate(p, side, n):
+    """Map a point (x, y) in np.rot90(view, side) back to view coordinates."""
+    x, y = p
+    for _ in range(side):
+        # rot90 anticlockwise maps view (x, y) -> (y, n - 1 - x); invert once
+        x, y = n - 1 - y, x
+    return (x, y)
+
+
+def _intersect(l1, l2):
+    (x1, y1), (x2, y2) = l1
+    (x3, y3), (x4, y4) = l2
+    d = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    if abs(d) < 1e-9:
+        return None
+    a, b = x1 * y2 - y1 * x2, x3 * y4 - y3 * x4
+    return ((a * (x3 - x4) - (x1 - x2) * b) / d, (a * (y3 - y4) - (y1 - y2) * b) / d)
+
+
+# ----------------------------------------------------------------- driver
+
+
+def localise(photo: Photo) -> Localisation:
+    """Every kingdom in the photo, largest first."""
+    work, factor = working_image(photo.image)
+    to_original = factor * photo.scale
+    h, w = work.shape[:2]
+    fg = foreground(work)  # at full working resolution: at half, corners got worse (synthetic 95% -> 89%)
+    edges = edge_maps(work)
+    whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    boards: list[FoundBoard] = []
+    tried = 0
+    long_blobs = 0
+    for quad, blob, part in candidate_quads(fg):
+        tried += not part
+        refined = refine_quad(fg, quad)
+        if _aspect(refined) >= SPLIT_ASPECT and not _touches_edge(blob):
+            long_blobs += 1  # two kingdoms touching? Cutting it in two guesses where: refused instead.
+            continue
+        board = _examine(work, fg, edges, refined, blob, to_original)
+        if board is not None and part and (board.partial or board.seams < SURE_SEAMS):
+            continue  # a part of a blob tried whole counts only as a whole kingdom that shows its seams clearly
+        if board is not None:
+            boards.append(board)
+    if 0.8 < w / h < 1.25 and _tile_colours(_border_strip(work)):
+        # A board cut to its grid (like the 500x500 boards): its edge is the
+        # photo's edge and its "border strip" is tiles, so colours can't find
+        # it, and parts of it may pass for kingdoms; those show fewer seams
+        # than the whole (a real kingdom on a lined mat shows more).
+        whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+        fit = fit_lattice(work, whole)
+        if fit.seams >= FULL_FRAME_SEAMS and fit.seams >= max((b.seams for b in boards), default=0.0):
+            corners = refine_lattice(edges, whole, fit.size, reach=0.15)
+            return Localisation((FoundBoard(corners * to_original, fit.size, False, "", fit.seams, fit.contrast),), "")
+    seen = _describe(fg, tried, long_blobs)
+    return Localisation(tuple(_without_covered_partials(boards)), seen)
+
+
+def _without_covered_partials(boards: list[FoundBoard]) -> list[FoundBoard]:
+    """The finds less the partial ones centred on a whole one (a kingdom joined to something at the photo's edge)."""
+    whole = [b.corners.astype(np.float32).reshape(-1, 1, 2) for b in boards if not b.partial]
+    return [b for b in boards if not b.partial or not any(
+        cv2.pointPolygonTest(poly, tuple(float(v) for v in b.corners.mean(axis=0)), False) >= 0 for poly in whole)]
+
+
+def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) -> FoundBoard | None:
+    """The kingdom in this quad, if its lattice says there is one."""
+    h, w = work.shape[:2]
+    if not _plausible(quad, w, h) and not (_touches_edge(blob) and _plausible(quad, w, h, cut=True)):
+        return None
+    outline = quad
+    options, size = complete_lattice(work, fg, quad)
+    quad = options[0]
+    if len(options) > 1:
+        # Rows the colours missed (dark tiles on a dark mat) that could lie on
+        # either side: each placement, and the outline as it stands, settles on
+        # its seams; the one showing most wins.
+        settled = [r for r in (_polish(work, edges, q, size, rescue=False) for q in options + [outline]) if r]
+        if settled:
+            quad = max(settled, key=lambda r: (r[1].seams, r[1].contrast))[0]
+    fit = fit_lattice(work, quad, (size,) if size else None)
+    if size is not None and quad is not outline:
+        # Counting squares can misread the period (a steep view, a castle on a
+        # seam) and cut a whole board down: the outline as it stands may be better.
+        as_is = fit_lattice(work, outline)
+        if as_is.seams > fit.seams:
+            quad, fit = outline, as_is
+    cut, touched = _partial(blob, quad, w, h, np.sqrt(quad_area(quad)) / fit.size)
+    if cut:
+        return _cut_board(work, blob, outline, fit, cut + touched, to_original)
+    results = [_polish(work, edges, quad, fit.size)]
+    other = 12 - fit.size  # 5 <-> 7
+    if fit.seams < SURE_SEAMS and lattice_evidence(work, outline, other).seams > fit.seams - SIZE_DOUBT:
+        # Not that clear, and the outline shows the other size's seams nearly
+        # as well (counting squares can grow a 7x7's missed rows wrongly): let
+        # both grids settle on their seams, then compare.
+        results.append(_polish(work, edges, outline, other, rescue=False))
+    results = [r for r in results if r is not None]
+    if not results and not touched:
+        # No grid settled: the outline may be a row and a column short (dark
+        # tiles on a dark mat). Added back, a grid counts only when its seams
+        # show clearly, there being no grid to compare it with, and the colours
+        # found most of it (a mat's printed lattice shows seams as clearly).
+        results = [r for r in _missed_row_grids(work, edges, outline, (fit.size, other))
+                   if r[1].seams >= SURE_SEAMS and _share_inside(fg, r[0]) > HALF]
+    if not results:
+        return _cut_board(work, blob, outline, fit, touched, to_original) if touched else None
+    best, best_fit = max(results, key=lambda r: (r[1].seams, r[1].contrast))
+    if best_fit.seams < SURE_SEAMS:
+        # Seams that show this weakly: the outline may have missed a row or a
+        # column (tiles the colour of the table) and lie across the grid where
+        # its ragged edge cut them, so counting squares failed. Each way of
+        # adding them back settles on its seams; the one showing most wins,
+        # if its outer lines also lie on more edge (as in _settle_shift).
+        cap = float(np.percentile(seam_samples(edges, best, best_fit.size), SHIFT_CAP))
+        least = SHIFT_GAIN * seam_energy(edges, best, best_fit.size, cap=cap)
+        settled = _missed_row_grids(work, edges, outline, (best_fit.size, 12 - best_fit.size))
+        better = [r for r in settled if seam_energy(edges, r[0], r[1].size, cap=cap) > least]
+        best, best_fit = max([(best, best_fit)] + better, key=lambda r: (r[1].seams, r[1].contrast))
+    past = [side for side in touched if side in _sides_past(best, w, h)]
+    if past:
+        # Its colours touched the edge only briefly (a corner): the grid settled
+        # on its seams says whether the board runs past it.
+        return _cut_board(work, blob, outline, fit, past, to_original)
+    # Past an edge by over a third of a square: the grid runs off the photo.
+    missing = _cut_text(_sides_past(best, w, h, np.sqrt(quad_area(best)) / best_fit.size / 3))
+    return FoundBoard(photo_order(best)[0] * to_original, best_fit.size, bool(missing), missing, best_fit.seams,
+                      best_fit.contrast)
+
+
+def _cut_board(work, blob: np.ndarray, outline: Quad, fit, sides: list[str], to_original: float) -> FoundBoard | None:
+    """A board the photo's edge cuts on `sides`, reported by its visible outline, or None when it isn't one.
+
+    A cut board shows a lattice that doesn't fit 5 or 7 squares across:
+    weaker evidence, but it is only reported, never scored.
+    """
+    x, y, bw, bh = cv2.boundingRect(blob)
+    box = (slice(y, y + bh), slice(x, x + bw))
+    if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[box], blob[box]) or not _textured(work[box], blob[box]):
+        return None
+    # Reported by its visible outline: the lattice completed past the photo's edge is a guess.
+    return FoundBoard(photo_order(outline)[0] * to_original, fit.size, True, _cut_text(sides), fit.seams, fit.contrast)
+
+
+def _polish(work, edges, quad: Quad, size: int, rescue: bool = True):
+    """The size x size grid near `quad` put on its seams: (quad, fit), or None when no lattice shows.
+
+    rescue: when the seams don't show, also try the grid shifted by a square.
+    """
+    h, w = work.shape[:2]
+    quad = refine_lattice(edges, quad, size)
+    fit = fit_lattice(work, quad, (size,))
+    if fit.seams < MIN_SEAMS:
+        # The outline may be a square or more off where the colours missed tiles
+        # (lakes on a blue mat) or took table for tiles: walk the grid onto the
+        # seams of the part that shows them, or (rescue) shift it by a square.
+        fits = [(fit_lattice(work, g, (size,)), g) for g in [_walk(work, quad, size)] if _plausible(g, w, h)]
+        if rescue:
+            grown = [g for g in (refine_lattice(edges, q, n) for q, n in _grown(quad, size)) if _plausible(g, w, h)]
+            fits += [(fit_lattice(work, g, (size,)), g) for g in grown]
+        if not fits:
+            return None
+        fit, quad = max(fits, key=lambda f: (f[0].seams, f[0].contrast))
+        if fit.seams < MIN_SEAMS:
+            return None
+    quad = fit_seam_homography(work, quad, size)
+    # A corner the outline misplaced by up to a square or two (a castle's bulge,
+    # tiles the colour of the table): refitted on the seams again and again the
+    # grid walks onto them, the well-placed part leading; kept only when the
+    # lattice then shows more seams.
+    walked = _walk(work, quad, size)
+    pitch = np.sqrt(quad_area(quad)) / size
+    if np.max(np.linalg.norm(walked - quad, axis=1)) > 0.1 * pitch and _plausible(walked, w, h):
+        walked_fit = fit_lattice(work, walked, (size,))
+        if walked_fit.seams > fit.seams:
+            quad, fit = walked, walked_fit
+    return _settle_shift(work, edges, quad, fit)
+
+
+def _missed_row_grids(work, edges, outline: Quad, sizes: tuple[int, ...]) -> list:
+    """Grids adding back a row and/or column the outline missed, settled on their seams: [(quad, fit)].
+
+    Only the MISSED_ROW_TRIES showing most seams as they stand are polished.
+    """
+    options = [(lattice_evidence(work, q, n), q) for n in sizes for q in _missed_rows(outline, n)]
+    options.sort(key=lambda o: (o[0].seams, o[0].contrast), reverse=True)
+    settled = [_polish(work, edges, q, f.size, rescue=False) for f, q in options[:MISSED_ROW_TRIES]]
+    return [r for r in settled if r is not None]
+
+
+def _share_inside(fg: np.ndarray, quad: Quad) -> float:
+    """Mean foreground over the quad."""
+    inside = np.zeros(fg.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+    return float(fg[inside.astype(bool)].mean()) if inside.any() else 0.0
+
+
+def _missed_rows(quad: Quad, size: int) -> list[Quad]:
+    """The size x size grids that take `quad` as size - 1 squares along one axis or both, the missing one on either side."""
+    hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), np.float32(quad))
+    square = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    out = []
+    for across in (size - 1, size):
+        for down in (size - 1, size):
+            if across == down == size:
+                continue
+            for dx in range(size - across + 1):
+                for dy in range(size - down + 1):
+                    grid = (square - [dx, dy]) / [across, down]
+                    pts = cv2.perspectiveTransform(np.float32(grid).reshape(-1, 1, 2), hom)
+                    out.append(pts.reshape(4, 2).astype(np.float64))
+    return out
+
+
+def _walk(work, quad: Quad, size: int) -> Quad:
+    """The grid refitted on its seams, a square and a half at most each time, until it settles."""
+    pitch = np.sqrt(quad_area(quad)) / size
+    for _ in range(WALK_STEPS):
+        step = fit_seam_homography(work, quad, size, max_move=1.5)
+        moved = float(np.max(np.linalg.norm(step - quad, axis=1)))
+        quad = step
+        if moved < 0.05 * pitch:
+            break  # settled: the usual case, a grid already on its seams
+    return quad
+
+
+def _settle_shift(work, edges, quad: Quad, fit):
+    """The grid or its copy shifted by a square (8 ways), whichever puts most edge on its lines.
+
+    The seams inside cannot tell a grid from its shifted copy (a row of table
+    taken for the row of dark tiles it hides), but the board's outline can: on
+    the true grid every outer line is the board's edge (synthetic: the true
+    grid beats all 8 shifts in 301 of 302 kingdoms, by 7% at the 95th pct,
+    measured before the cap). Each edge sample is capped at the grid's own
+    SHIFT_CAP percentile: a cutting mat's printed lines outshine seams and
+    pulled a well-placed grid a square onto them.
+    """
+    h, w = work.shape[:2]
+    for _ in range(2):  # a corner two squares off comes back in two steps
+        # Samples count at most as much as the grid's typical strong one: a mat's
+        # printed lines, far stronger than seams, must not pull the grid onto them.
+        cap = float(np.percentile(seam_samples(edges, quad, fit.size), SHIFT_CAP))
+        best = seam_energy(edges, quad, fit.size, cap=cap)
+        moves = [g for g in (shifted(quad, fit.size, dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+                 if _plausible(g, w, h)]
+        if not moves:
+            break
+        energies = [seam_energy(edges, g, fit.size, cap=cap) for g in moves]
+        i = int(np.argmax(energies))
+        if energies[i] <= SHIFT_GAIN * best:
+            break
+        quad = fit_seam_homography(work, moves[i], fit.size)
+        fit = fit_lattice(work, quad, (fit.size,))
+    return quad, fit
+
+
+def _grown(quad: Quad, size: int) -> list[tuple[Quad, int]]:
+    """The grid shifted by one square each way: when the outline took a row of
+    table for a row of tiles, the shift that gives it up and takes the lost one."""
+    # shifted by one square: the same size, one row/column in, one out
+    return [(shifted(quad, size, dx, dy), size) for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+
+
+def _border_strip(image: np.ndarray, share: float = 0.08) -> np.ndarray:
+    """The pixels near the image's edges, as one row of pixels."""
+    h, w = image.shape[:2]
+    s = max(2, int(share * min(h, w)))
+    parts = [image[:s].reshape(-1, 3), image[-s:].reshape(-1, 3), image[s:-s, :s].reshape(-1, 3), image[s:-s, -s:].reshape(-1, 3)]
+    return np.concatenate(parts)[None]
+
+
+def _tile_colours(image: np.ndarray, mask: np.ndarray | None = None) -> bool:
+    """Mostly saturated and of several hues (wheat, grass, forest, lake): tiles, not a table or mat.
+
+    mask: the region's own pixels may say so instead, more strictly saturated:
+    a tilted kingdom's bounding box is up to half table, and a white table made
+    it fail (synthetic kingdoms' own pixels: 70% saturated and up but one;
+    flat clutter's 57%). The box stays a way in: a small cut part may show
+    one or two hues only, and the table adds one.
+    """
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    return _saturated_hues(hsv, 0.5) or (mask is not None and _saturated_hues(hsv[mask.astype(bool)][None], TILE_SATURATED))
+
+
+def _saturated_hues(hsv: np.ndarray, least: float) -> bool:
+    saturated = hsv[..., 1] > 70
+    if saturated.mean() < least:
+        return False
+    hist = np.bincount(hsv[..., 0][saturated] // 15, minlength=12) / saturated.sum()
+    hist = hist[hist > 0]
+    return float(-(hist * np.log(hist)).sum()) > 0.6
+
+
+def _textured(image: np.ndarray, mask: np.ndarray) -> bool:
+    """Tiles show detail (trees, waves, crops); cards, dice boxes and other flat clutter don't.
+
+    The upper quartile of local grey contrast over the mask (synthetic: flat
+    clutter cut by the photo's edge 0.9-1.8, partial kingdoms 5.6 and up).
+    """
+    _mean, std = _local_contrast(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), 5)
+    return float(np.percentile(std[mask.astype(bool)], 75)) > MIN_TEXTURE
+
+
+def _local_contrast(grey: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Local mean and standard deviation of a float grey image over k x k boxes."""
+    mean = cv2.blur(grey, (k, k))
+    return mean, np.sqrt(np.maximum(cv2.blur(grey * grey, (k, k)) - mean * mean, 0))
+
+
+def _touches_edge(blob: np.ndarray, edge: int = 2) -> bool:
+    return bool(blob[:, :edge].any() or blob[:, -edge:].any() or blob[:edge].any() or blob[-edge:].any())
+
+
+def _plausible(quad: Quad, w: int, h: int, cut: bool = False) -> bool:
+    """Convex, not tiny, not wildly non-square even under 45 degrees of tilt.
+
+    cut: the visible part of a kingdom the photo's edge cuts, of any shape.
+    """
+    if not cv2.isContourConvex(np.float32(quad).reshape(-1, 1, 2)):
+        return False
+    if quad_area(quad) < 0.01 * w * h:
+        return False
+    if cut:
+        return True
+    sides = side_lengths(quad)
+    return sides.min() > 0.3 * sides.max() and _aspect(quad) < SPLIT_ASPECT
+
+
+def _partial(blob: np.ndarray, quad: Quad, w: int, h: int, pitch: float) -> tuple[list[str], list[str]]:
+    """Which edges of the photo the board runs off: (cut, touched).
+
+    Cut on a side when its colours reach that edge of the photo and so does
+    its outline (within a third of a square), or its colours run along that
+    edge for more than a square and a half: a castle standing past a board
+    near the edge reaches it alone but narrowly, and an outline overshooting
+    a board near the edge by a pixel does so alone. (A four-sided outline
+    cuts the corner off a kingdom whose corner the photo's edge cut.)
+    Touched, not known to be cut, when the colours meet the edge over less
+    than NEAR_RUN squares: a corner a pixel inside the photo or just past it.
+    """
+    edge, m = 2, pitch / 3
+    cut, touched = [], []
+    for side, strip, near in (
+        ("left", blob[:, :edge], quad[:, 0].min() < m), ("right", blob[:, -edge:], quad[:, 0].max() > w - m),
+        ("top", blob[:edge], quad[:, 1].min() < m), ("bottom", blob[-edge:], quad[:, 1].max() > h - m),
+    ):
+        run = int(strip.any(axis=int(strip.shape[0] > strip.shape[1])).sum())  # pixels along the edge
+        if run > CUT_RUN * pitch or (near and run > NEAR_RUN * pitch):
+            cut.append(side)
+        elif near and run:
+            touched.append(side)
+    return cut, touched
+
+
+def _sides_past(quad: Quad, w: int, h: int, margin: float = 0.0) -> list[str]:
+    """The photo edges a corner of the grid lies past by more than `margin` pixels."""
+    x, y = quad[:, 0], quad[:, 1]
+    return [side for side, out in (("left", x.min() < -margin), ("right", x.max() > w + margin),
+                                   ("top", y.min() < -margin), ("bottom", y.max() > h + margin)) if out]
+
+
+def _cut_text(cut: list[str]) -> str:
+    return f"cut by the photo's {' and '.join(cut)} edge: part of the kingdom is not in the photo" if cut else ""
+
+
+def _describe(fg: np.ndarray, tried: int, long_blobs: int = 0) -> str:
+    share = float((fg > 0.5).mean())
+    if tried == 0:
+        return f"no tile-coloured region stood out from the background ({share:.0%} of the photo looked unlike its border)"
+    text = f"{tried} tile-coloured region(s), none with a 5x5 or 7x7 grid of squares"
+    if long_blobs:
+        text += f"; {long_blobs} of them about twice as long as wide: kingdoms touching each other? leave a gap between them"
+    return text

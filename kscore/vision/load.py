@@ -1,0 +1,172 @@
+"""Read a photo as the player saw it, at no more resolution than kscore needs.
+
+Decoding a 12 MP JPEG at full size costs more than all the rest of the
+pipeline, and localising and reading squares need far less (a 7x7 board read
+at 100 px per square needs ~700 px across the board). So the JPEG header is
+read first and libjpeg decodes directly at 1/2, 1/4 or 1/8 scale
+(cv2.IMREAD_REDUCED_COLOR_*), which is much cheaper than decoding and resizing.
+OpenCV applies the EXIF orientation in every mode; the header reader applies it
+to the reported size as well, so coordinates always mean the photo as shown.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from kscore.filetypes import HEIF_SUFFIXES
+
+#: Decode so that the long side keeps at least this many pixels.
+DEFAULT_MIN_LONG_SIDE = 1600
+
+HEIF_ADVICE = ("HEIC/HEIF photos cannot be decoded here; save or export it as JPEG "
+               "(iPhone: Settings > Camera > Formats > Most Compatible takes JPEGs)")
+#: A photo shorter than this cannot give a kingdom the ~30 px per square reading needs.
+MIN_SHORT_SIDE = 150
+
+_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+class PhotoError(Exception):
+    """The file is not a photo kscore can read."""
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A decoded photo: `image` (BGR) is the original scaled by 1/`scale`.
+
+    `size` is the original (width, height) as displayed (EXIF applied); multiply
+    image coordinates by `scale` to get original pixel coordinates.
+    """
+
+    path: Path
+    image: np.ndarray
+    size: tuple[int, int]
+
+    @property
+    def scale(self) -> float:
+        return self.size[0] / self.image.shape[1]
+
+
+@dataclass(frozen=True)
+class JpegHeader:
+    width: int  # as stored, before EXIF orientation
+    height: int
+    orientation: int  # EXIF 1..8 (1 when absent)
+
+    @property
+    def shown_size(self) -> tuple[int, int]:
+        """(width, height) as displayed: orientations 5-8 swap the axes."""
+        return (self.height, self.width) if self.orientation >= 5 else (self.width, self.height)
+
+
+def read_jpeg_header(data: bytes) -> JpegHeader | None:
+    """Frame size and EXIF orientation from a JPEG's markers; None if not a JPEG."""
+    if data[:2] != b"\xff\xd8":
+        return None
+    pos, orientation = 2, 1
+    while pos + 4 <= len(data):
+        if data[pos] != 0xFF:
+            return None
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        length = struct.unpack(">H", data[pos + 2 : pos + 4])[0]
+        body = data[pos + 4 : pos + 2 + length]
+        if marker == 0xE1 and body[:6] == b"Exif\x00\x00":
+            orientation = _exif_orientation(body[6:]) or orientation
+        # SOF markers (C0-CF except DHT C4, JPG C8, DAC CC) carry the frame size.
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height, width = struct.unpack(">HH", body[1:5])
+            return JpegHeader(width, height, orientation)
+        pos += 2 + length
+    return None
+
+
+def _exif_orientation(tiff: bytes) -> int | None:
+    try:
+        endian = "<" if tiff[:2] == b"II" else ">"
+        (ifd,) = struct.unpack(endian + "I", tiff[4:8])
+        (count,) = struct.unpack(endian + "H", tiff[ifd : ifd + 2])
+        for i in range(count):
+            entry = tiff[ifd + 2 + 12 * i : ifd + 14 + 12 * i]
+            tag, _type, _n = struct.unpack(endian + "HHI", entry[:8])
+            if tag == 0x0112:
+                value = struct.unpack(endian + "H", entry[8:10])[0]
+                return value if 1 <= value <= 8 else None
+    except struct.error:
+        return None
+    return None
+
+
+def choose_reduction(shown_size: tuple[int, int], min_long_side: int = DEFAULT_MIN_LONG_SIDE) -> int:
+    """The largest of 1, 2, 4, 8 that keeps the long side >= min_long_side."""
+    return largest_reduction(max(shown_size), min_long_side)
+
+
+def largest_reduction(pixels: float, needed: float) -> int:
+    """The largest JPEG decode reduction (1, 2, 4, 8) that keeps `pixels` at `needed` or more."""
+    factor = 1
+    while factor < 8 and pixels / (factor * 2) >= needed:
+        factor *= 2
+    return factor
+
+
+def load_photo(path: Path | str, min_long_side: int = DEFAULT_MIN_LONG_SIDE, reduction: int | None = None) -> Photo:
+    """Decode `path` (EXIF orientation applied) at the cheapest adequate scale.
+
+    reduction: decode a JPEG at exactly 1/1, 1/2, 1/4 or 1/8 instead (for the
+    detail of a kingdom that came out small; other formats always decode whole).
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise PhotoError(f"cannot read {path}: {err.strerror or err}") from err
+    if not data:
+        raise PhotoError(f"{path} is empty (0 bytes): not a photo")
+    header = read_jpeg_header(data)
+    buffer = np.frombuffer(data, np.uint8)
+    if header is None:
+        image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
+        if image is None:
+            if path.suffix.lower() in HEIF_SUFFIXES or data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1"):
+                raise PhotoError(f"{path}: {HEIF_ADVICE}")  # also a HEIC renamed .jpg
+            if _is_text(data):
+                raise PhotoError(f"{path} is a text file, not an image; a kingdom typed as text is read "
+                                 "when its name does not end in an image type (like game.kingdom)")
+            raise PhotoError(f"{path} is not an image OpenCV can decode")
+        return Photo(path, image, (image.shape[1], image.shape[0]))
+    factor = reduction if reduction in _REDUCED else choose_reduction(header.shown_size, min_long_side)
+    image = cv2.imdecode(buffer, _REDUCED[factor])
+    if image is None:
+        raise PhotoError(f"{path} looks like a JPEG but does not decode: the file is damaged or cut short "
+                         "(an interrupted copy or download?); copy it from the camera again")
+    return Photo(path, image, header.shown_size)
+
+
+def _is_text(data: bytes) -> bool:
+    try:
+        return b"\x00" not in data and bool(data.decode("utf-8-sig").strip())
+    except UnicodeDecodeError:
+        return False
+
+
+def check_usable(photo: Photo) -> None:
+    """Refuse, with the reason, a photo no kingdom could be read from: too small, or without colour.
+
+    Kept apart from load_photo, which decodes any image (tests and tools load grey ones)."""
+    w, h = photo.size
+    if min(w, h) < MIN_SHORT_SIDE:
+        raise PhotoError(f"{photo.path} is only {w}x{h} pixels: too small to read a kingdom from; "
+                         "use the photo at full size")
+    sample = photo.image[:: max(1, photo.image.shape[0] // 200), :: max(1, photo.image.shape[1] // 200)].astype(np.int16)
+    # Grey pixels have equal channels; a kingdom of even 1% of the photo is far from that.
+    if np.percentile(np.abs(sample - sample.mean(axis=2, keepdims=True)).max(axis=2), 99.9) < 6:
+        raise PhotoError(f"{photo.path} is black and white: kscore tells terrains apart by colour; "
+                         "take or save the photo in colour")

@@ -1,0 +1,103 @@
+"""read_board: a rectified top-down board image -> the kingdom, with per-square probabilities.
+
+The image must be cut to the grid (like the 500x500 boards: size x size squares
+filling it exactly). Models load on the first call only, so scoring a text grid
+never touches them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import numpy as np
+
+from kscore.game.kingdom import Kingdom, Position, square_name
+from kscore.game.tileset import KINGDOMINO, TileSet
+from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
+from kscore.vision.read.counting import square_summaries
+from kscore.vision.read.crowns import crown_probability, find_candidates
+from kscore.vision.read.decoder import decode
+from kscore.vision.read.features import prepare, terrain_features
+from kscore.vision.read.model import Models, load_models
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    kingdom: Kingdom  # Square.uncertain set where the reading is doubtful
+    terrain_probs: np.ndarray  # (size, size, 8), axis order TERRAIN_CLASSES
+    crown_probs: np.ndarray  # (size, size, 4), P(0..3 crowns)
+    changes: list[str] = field(default_factory=list)  # what the decoder changed, and why
+
+
+@lru_cache(maxsize=1)
+def default_models() -> Models:
+    """The shipped models, or those in $KSCORE_MODELS (a folder `kscore train --out` wrote)."""
+    return load_models(os.environ.get("KSCORE_MODELS") or None)
+
+
+def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tuple[np.ndarray, np.ndarray]:
+    """Per-square terrain (size, size, 8) and crown (size, size, 4) probabilities."""
+    prepared = prepare(image_bgr, size)
+    terrain = models.terrain.predict_full(terrain_features(prepared, size), len(TERRAIN_CLASSES))
+    cands = find_candidates(prepared, models.crown_template, size)
+    p_crown = crown_probability(models.candidate, cands)
+    crowns = models.count.predict_full(square_summaries(cands, p_crown, size), len(CROWN_CLASSES))
+    return terrain.reshape(size, size, -1), crowns.reshape(size, size, -1)
+
+
+def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, tileset: TileSet | None, name: str = "") -> tuple[Kingdom, list[str]]:
+    """The tile-set decoder's reading (tile set None: its plain per-square reading)."""
+    decoding = decode(terrain_probs, crown_probs, tileset, name)
+    return decoding.kingdom, list(decoding.changes)
+
+
+def read_board(
+    image_bgr: np.ndarray,
+    size: int = 5,
+    tileset: TileSet | None = KINGDOMINO,
+    name: str = "",
+    models: Models | None = None,
+) -> BoardReading:
+    """Read a rectified board. tileset None = no tile-set decoding (--no-tileset)."""
+    models = models if models is not None else default_models()
+    terrain_probs, crown_probs = square_probabilities(image_bgr, size, models)
+    kingdom, changes = decode_probabilities(terrain_probs, crown_probs, tileset, name)
+    return BoardReading(kingdom, terrain_probs, crown_probs, changes)
+
+
+def read_with_unseen(reading: BoardReading, unseen: dict[Position, float], tileset: TileSet | None,
+                     name: str = "") -> BoardReading:
+    """The reading again, knowing that some squares are partly out of sight (square -> share hidden).
+
+    What the classifiers said about a square counts only for its visible share;
+    the rest is what the box holds (tile-set square frequencies). The decoder
+    then fills them with what keeps the kingdom legal, and each is marked `?`:
+    it was not seen whole.
+    """
+    terrain_prior, crown_prior = _box_priors(tileset or KINGDOMINO)
+    terrain, crowns = reading.terrain_probs.copy(), reading.crown_probs.copy()
+    for (r, c), share in unseen.items():
+        terrain[r, c] = (1 - share) * terrain[r, c] + share * terrain_prior
+        crowns[r, c] = (1 - share) * crowns[r, c] + share * crown_prior
+    kingdom, changes = decode_probabilities(terrain, crowns, tileset, name)
+    for p in unseen:
+        kingdom = kingdom.with_square(p, replace(kingdom[p], uncertain=True))
+    if unseen:
+        them = "them" if len(unseen) > 1 else "it"
+        changes.append(f"{'; '.join(square_name(p) for p in sorted(unseen))}: a standing castle hides {them} from"
+                       " where the photo was taken; check by eye")
+    return BoardReading(kingdom, terrain, crowns, changes)
+
+
+@lru_cache(maxsize=4)
+def _box_priors(tileset: TileSet) -> tuple[np.ndarray, np.ndarray]:
+    """How often each terrain and crown count is printed in the box (no castle: it is never hidden)."""
+    counts = tileset.square_counts
+    terrain = np.array([sum(n for (t, _), n in counts.items() if t is cls) for cls in TERRAIN_CLASSES], float)
+    crowns = np.array([sum(n for (_, k), n in counts.items() if k == j) for j in range(len(CROWN_CLASSES))], float)
+    return terrain / terrain.sum(), crowns / crowns.sum()
+
+
+__all__ = ["BoardReading", "read_board", "read_with_unseen", "square_probabilities", "default_models"]
