@@ -132,8 +132,8 @@ def shipped_file(name: str):
     """A model file shipped with kscore: package kscore.models when installed, repo models/ in a checkout."""
     try:
         return resources.files("kscore.models").joinpath(name)
-    except ModuleNotFoundError:  # running from the source tree: models/ sits beside kscore/
-        return Path(__file__).resolve().parents[2] / "models" / name
+    except ModuleNotFoundError:  # a source checkout: models/ sits beside kscore/, three folders up
+        return Path(__file__).resolve().parents[3] / "models" / name
 
 
 def load_models(path: Path | str | None = None) -> Models:
