@@ -32,6 +32,7 @@ from kscore.game.rules import GameRules
 #: train and eval live in the lab layer, above this one: named here, never imported by it.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "dynasty": ("kscore.app.cli:dynasty_app", "sum each player's scores over several games (one file per game)"),
+    "serve": ("kscore.app.web.serve:serve_app", "a page to score the table from a phone and fix a square with a tap (--host 0.0.0.0 for phones)"),
     "train": ("kscore.lab.commands:train_app", "rebuild the recognition models from labelled boards"),
     "eval": ("kscore.lab.commands:eval_app", "measure recognition on a labelled folder (--cv: grouped cross-validation)"),
 }
