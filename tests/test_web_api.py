@@ -168,3 +168,11 @@ def test_a_png_claiming_100_megapixels_is_refused_before_decoding():
     with pytest.raises(UploadRefused) as refused:
         check_photo(bytes(data))
     assert refused.value.status == 413 and "10000x10000" in refused.value.message
+
+
+def test_a_game_file_that_cannot_be_written_is_a_json_error_not_a_500(tmp_path):
+    client = TestClient(create_app(tmp_path), raise_server_exceptions=False)
+    (tmp_path / "game.kingdom").mkdir()  # something in the way of the game file
+    for answer in (client.get("/api/game"), post_text(client, "[A]\nW0 W0 W0 W0 W0\n" + "W0 W0 W0 W0 W0\n" * 3 + "W0 W0 C W0 W0\n"),
+                   client.post("/api/photos", files={"photo": ("a.jpg", JPEG, "image/jpeg")})):
+        assert answer.status_code == 400 and "game.kingdom" in answer.json()["error"], answer.text

@@ -144,6 +144,7 @@ def create_app(root: Path, workers: int | None = None) -> Starlette:
             uploads = [f for f in form.getlist("photo") if hasattr(f, "read")]
             if not uploads:
                 return error(400, "no photo in the upload (the form field is 'photo')")
+            rules = folder.game().rules
             stored, failures = [], []
             for number, upload in enumerate(uploads, start=1):
                 label = f"photo {number}" if len(uploads) > 1 else "the photo"
@@ -153,9 +154,10 @@ def create_app(root: Path, workers: int | None = None) -> Starlette:
                 except UploadRefused as refused:
                     failures.append((label, refused))
                 del data
+        except KscoreError as problem:  # the saved game does not parse, or the folder cannot be written
+            return error(400, plain(str(problem)))
         finally:
             await form.close()
-        rules = folder.game().rules
         readings = await asyncio.gather(*(
             anyio.to_thread.run_sync(_read_or_fail, path, rules, folder.views, limiter=limiter) for path in stored))
         notes = [note for r in readings if not isinstance(r, Failure) for note in r.notes]
@@ -168,7 +170,10 @@ def create_app(root: Path, workers: int | None = None) -> Starlette:
             status = failures[0][1].status if failures and not failed else 400
             return error(status, "; ".join(f["error"] for f in all_failures), failures=all_failures)
         async with saving:
-            game = folder.add_kingdoms([k for r in read for k in r.kingdoms], [p for r in read for p in r.places])
+            try:
+                game = folder.add_kingdoms([k for r in read for k in r.kingdoms], [p for r in read for p in r.places])
+            except KscoreError as problem:
+                return error(400, plain(str(problem)))
             document = game_document(game, folder.places())
         if all_failures:
             document["failures"] = all_failures

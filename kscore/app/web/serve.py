@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Optional
@@ -30,7 +31,7 @@ serve_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
            "the default 127.0.0.1 answers this machine only.",
 )
 def serve(
-    folder: Optional[Path] = typer.Argument(None, metavar="[FOLDER]", show_default=False,
+    folder: Optional[Path] = typer.Argument(None, metavar="FOLDER", show_default=False,
                                             help="Where the game is kept (created if missing; an existing game "
                                                  "there is reopened). Default: a new folder under "
                                                  "~/.local/share/kscore/games/."),
@@ -56,22 +57,33 @@ def serve(
     except KscoreError as problem:
         print(f"kscore: {problem}", file=sys.stderr)
         raise typer.Exit(2) from None
+    # Starlette spools uploads over 1 MB to temporary files: inside FOLDER too, like everything the server writes
+    # (anonymous files, gone when closed).
+    spool = root / ".uploads"
+    spool.mkdir(exist_ok=True)
+    tempfile.tempdir = str(spool)
     for line in start_lines(root, host, port):
         print(line)
-    if not _loopback(host):  # a phone's camera opens the page from this
-        _print_qr(page_url(host, port))
+    url = page_url(host, port)
+    if url and not _loopback(host):  # a phone's camera opens the page from this
+        _print_qr(url)
     uvicorn.run(create_app(root), host=host, port=port, log_level="warning")
 
 
-def page_url(host: str, port: int) -> str:
-    """The address to open: this machine's network address when listening on all of them."""
+def page_url(host: str, port: int) -> str | None:
+    """The address to open; None when listening on every network but this machine's address there is unknown."""
     shown = _network_address() if host in ("0.0.0.0", "::") else host
+    if shown is None:
+        return None
     return f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
 
 
 def start_lines(root: Path, host: str, port: int) -> list[str]:
+    url = page_url(host, port)
     lines = [f"kscore serve: the game is kept in {root} (`kscore {root / 'game.kingdom'}` rescores it)",
-             f"open {page_url(host, port)}"]
+             f"open {url}" if url else
+             f"open http://ADDRESS:{port}/ with this machine's address on your network (`hostname -I` shows it); "
+             f"here: http://127.0.0.1:{port}/"]
     if _loopback(host):
         lines.append("only this machine can open it; for phones on the same network: kscore serve --host 0.0.0.0")
     else:
@@ -83,13 +95,13 @@ def _loopback(host: str) -> bool:
     return host in ("localhost", "::1") or host.startswith("127.")
 
 
-def _network_address() -> str:
-    """This machine's address on its network, by its own name (no packet is sent); 127.0.0.1 if none."""
+def _network_address() -> str | None:
+    """This machine's address on its network, as its own name resolves (no packet is sent); None if only loopback."""
     try:
         addresses = socket.gethostbyname_ex(socket.gethostname())[2]
     except OSError:
         addresses = []
-    return next((a for a in addresses if not a.startswith("127.")), "127.0.0.1")
+    return next((a for a in addresses if not a.startswith("127.")), None)
 
 
 def _check_port(host: str, port: int) -> None:

@@ -52,7 +52,11 @@ class GameFolder:
         """The saved game; an empty Kingdomino game before the first photo or text."""
         if not self.game_path.exists():
             return Game(GameRules(), (), str(self.game_path))
-        return parse_game(self.game_path.read_text(encoding="utf-8"), str(self.game_path))
+        try:
+            text = self.game_path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise KscoreError(f"cannot read {self.game_path}: {getattr(error, 'strerror', None) or error}") from None
+        return parse_game(text, str(self.game_path))
 
     def places(self) -> list[dict | None]:
         """Per kingdom of game.kingdom, in order: {"photo", "corners", "view"} or None (typed in)."""
@@ -73,6 +77,12 @@ class GameFolder:
 
     def new_photo(self, data: bytes, suffix: str) -> Path:
         """Store an upload as photos/photo-NNN<suffix>, the next free number (never replacing one)."""
+        try:
+            return self._new_photo(data, suffix)
+        except OSError as error:  # a full disk, a folder made read-only
+            raise KscoreError(f"cannot keep the photo in {self.photos}: {error.strerror or error}") from None
+
+    def _new_photo(self, data: bytes, suffix: str) -> Path:
         self.create()
         number = 1 + max((int(m[1]) for p in self.photos.iterdir() if (m := _PHOTO_NUMBER.match(p.name))), default=0)
         while True:
@@ -86,6 +96,12 @@ class GameFolder:
 
     def save(self, game: Game, places: Sequence[dict | None]) -> None:
         """Write game.kingdom and game.json (places aligned with game.kingdoms, by position)."""
+        try:
+            self._save(game, places)
+        except OSError as error:
+            raise KscoreError(f"cannot save {self.game_path}: {error.strerror or error}") from None
+
+    def _save(self, game: Game, places: Sequence[dict | None]) -> None:
         self.create()
         text = ("# kscore serve: this game as the page shows it; `kscore " + str(self.game_path) +
                 "` scores it here too\n" + write_game(game))

@@ -273,10 +273,17 @@ function kingdomCard(k, index) {
   table.className = "properties";
   table.innerHTML = `<thead><tr><th>Property</th><th class="num">Squares</th><th class="num">Crowns</th><th class="num">Points</th></tr></thead>`;
   const tbody = table.createTBody();
-  for (const p of k.properties) {
+  const scoring = k.properties.filter((p) => p.points > 0);
+  for (const p of scoring) {
     const row = tbody.insertRow();
     row.innerHTML = `<td><span class="dot" style="${terrainStyle(p.terrain)}"></span>${p.terrain}</td>` +
       `<td class="num">${p.squares}</td><td class="num">${p.crowns}</td><td class="num">${p.points}</td>`;
+  }
+  const others = k.properties.length - scoring.length;
+  if (others) { // a phone has no room for a row per crownless property
+    const row = tbody.insertRow();
+    row.className = "others";
+    row.innerHTML = `<td colspan="3">${others} ${others > 1 ? "properties" : "property"} without a crown</td><td class="num">0</td>`;
   }
   card.appendChild(table);
   const lists = [["lines", k.lines.map((l) => `${l.name}: ${l.points > 0 ? "+" : ""}${l.points} (${l.reason})`)],
