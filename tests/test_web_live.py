@@ -170,3 +170,20 @@ def test_game_options_set_on_the_page_score_the_variants(server, browser):
 
 def ranking(page) -> list[list[str]]:
     return [row.locator("td").all_inner_texts() for row in page.locator("#ranking tbody tr").all()]
+
+
+def test_unsure_squares_are_framed_until_the_player_sets_them(server, browser):
+    typed = "[Bob]\nW1 W0 F0 F1 L0\nG0 G2 C  L0 L1\nG0 S0 S1 L0 L0\nM2 S0 W0 W0 .\nM0 W1 W0 F0? .\n"
+    answer = httpx.post(server.url + "/api/score", content=typed, headers={"content-type": "text/plain"})
+    assert answer.status_code == 200 and answer.json()["kingdoms"][0]["uncertain"] == [[4, 3]]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.url + "/")
+    page.wait_for_selector(".kingdom")
+    assert page.locator(".board.typed").count() == 1  # typed in: coloured squares, no photo behind them
+    unsure = page.locator(".cell.unsure")
+    assert unsure.count() == 1 and unsure.get_attribute("data-r") == "4" and unsure.get_attribute("data-c") == "3"
+    assert "1 square to check" in page.locator(".kingdom .legend").inner_text()
+    unsure.click()
+    page.locator("#picker .terrain[data-letter=F]").click()  # the player looked: it is forest, as read
+    page.wait_for_function("document.querySelectorAll('.cell.unsure').length === 0")
+    assert "F0?" not in (server.folder / "game.kingdom").read_text()
