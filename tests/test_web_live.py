@@ -186,4 +186,5 @@ def test_unsure_squares_are_framed_until_the_player_sets_them(server, browser):
     unsure.click()
     page.locator("#picker .terrain[data-letter=F]").click()  # the player looked: it is forest, as read
     page.wait_for_function("document.querySelectorAll('.cell.unsure').length === 0")
+    page.wait_for_function("document.getElementById('status').className === ''")  # the server has answered
     assert "F0?" not in (server.folder / "game.kingdom").read_text()
