@@ -27,12 +27,14 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from kscore.app.inputs import failures_json, Failure
+from kscore.app.inputs import Failure, failures_json, score_games
+from kscore.app.report import scores_json
 from kscore.app.web.reading import read_upload
 from kscore.app.web.store import GameFolder
-from kscore.app.web.uploads import MAX_PHOTOS, MAX_REQUEST_BYTES, UploadRefused, check_photo
+from kscore.app.web.uploads import MAX_PHOTOS, MAX_REQUEST_BYTES, UploadRefused, check_photo, check_size
 from kscore.errors import KscoreError
 from kscore.game import registry
+from kscore.game.ranking import rank
 from kscore.game.rules import Game
 from kscore.game.textformat import DEFAULT_TILESET, letters_for_game
 
@@ -57,10 +59,6 @@ def rules_json(game: Game) -> dict:
 
 def game_document(game: Game, places: list) -> dict:
     """The CLI's --json document for the game, with each kingdom's photo, corners and view (by position)."""
-    from kscore.app.report import scores_json
-    from kscore.app.inputs import score_games
-    from kscore.game.ranking import rank
-
     scores = score_games([game])
     document = scores_json(scores, rank(scores, game.rules.game)) if scores else {"kingdoms": [], "ranking": []}
     for index, (entry, score) in enumerate(zip(document["kingdoms"], scores)):
@@ -148,12 +146,13 @@ def create_app(root: Path, workers: int | None = None) -> Starlette:
             stored, failures = [], []
             for number, upload in enumerate(uploads, start=1):
                 label = f"photo {number}" if len(uploads) > 1 else "the photo"
-                data = await upload.read()
                 try:
+                    check_size(upload.size or 0, label)  # before reading: the spooled bytes never enter memory
+                    data = await upload.read()
                     stored.append(folder.new_photo(data, check_photo(data, label)))
+                    del data
                 except UploadRefused as refused:
                     failures.append((label, refused))
-                del data
         except KscoreError as problem:  # the saved game does not parse, or the folder cannot be written
             return error(400, plain(str(problem)))
         finally:

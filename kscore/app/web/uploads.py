@@ -78,11 +78,16 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+def check_size(size: int, name: str = "the photo") -> None:
+    """Raise UploadRefused (413) for a photo of more than MAX_PHOTO_BYTES: said before its bytes are read."""
+    if size > MAX_PHOTO_BYTES:
+        raise UploadRefused(413, f"{name}: {size / 2**20:.0f} MB, over the {MAX_PHOTO_BYTES // 2**20} MB "
+                                 "a photo may be; send a smaller photo (12 MP is plenty)")
+
+
 def check_photo(data: bytes, name: str = "the photo") -> str:
     """The suffix to store `data` under; raises UploadRefused (413 too big, 415 not a photo, 400 unreadable)."""
-    if len(data) > MAX_PHOTO_BYTES:
-        raise UploadRefused(413, f"{name}: {len(data) / 2**20:.0f} MB, over the {MAX_PHOTO_BYTES // 2**20} MB "
-                                 "a photo may be; send a smaller photo (12 MP is plenty)")
+    check_size(len(data), name)
     if not data:
         raise UploadRefused(400, f"{name}: empty (0 bytes): not a photo")
     kind = photo_kind(data)
