@@ -99,3 +99,21 @@ def test_bleak_king_is_the_one_quest_giants_can_earn():
     covered = grid("W1g W W S S\nW W S S S\nS S C S S\nS S S S S\nS S S S S")
     assert quest_line(covered, "bleak-king").points == 10
     assert quest_line(without_giants(covered), "bleak-king").points == 0
+
+
+def test_reasons_count_in_words_a_person_would_write():
+    """'1 crown under a giant', never '1 giants'; quests say '1 alignment', never 'alignment(s)'."""
+    kingdom = grid(
+        """
+        M3g1 M2  W  W  W
+        M    M    W1 W  W
+        S    S    C  F1 F
+        S    S    S  F  F
+        L    L    L  L  L
+        """
+    )
+    [line] = giants_lines(kingdom)
+    assert "with 1 crown under a giant: the giants cost 4" in line.reason
+    assert "(s)" not in line.reason and "1 giants" not in line.reason
+    folie = quest_line(grid("M1 M1 M1 W W\nW W W W W\nW W C W W\nW W W W W\nW W W W W"), "folie-des-grandeurs")
+    assert folie.reason.startswith("Folie des Grandeurs: 1 alignment of three crowned squares")

@@ -43,7 +43,7 @@ def test_buildings_worked_example():
     assert [line.points for line in lines] == [5, 3, 4, 2, 3]
     # 5 + 3 flat; 2 x 2 forest territories = 4; 1 x 2 towers = 2; 1 x 3 knights = 3: 17 in all
     assert sum(line.points for line in lines) == 17
-    assert lines[2].reason == "2x:forest: 2 x 2 forest territory(ies) = 4"
+    assert lines[2].reason == "2x:forest: 2 x 2 forest territories = 4"
     assert all(line.kind == "building" for line in lines)
 
 

@@ -115,29 +115,37 @@ def test_variants_only_count_when_in_play():
 def test_middle_kingdom_needs_the_castle_on_the_centre_square():
     off = FULL_CENTRED.replace("C ", "X").replace("W1\n", "C\n").replace("X", "W1")
     assert grid(off).castles() == [(3, 4)]
-    assert [line.name for line in score_kingdom(grid(off), BOTH).lines] == ["harmony"]
+    lines = score_kingdom(grid(off), BOTH).lines
+    assert [(line.name, line.points) for line in lines] == [("middle-kingdom", 0), ("harmony", 5)]
+    assert lines[0].reason == "the castle is at row 4, column 5, not the centre row 3, column 3"
 
 
 def test_one_empty_square_loses_harmony_only():
     text = FULL_CENTRED.replace("F0 F0\n", "F0 .\n")
-    assert [line.name for line in score_kingdom(grid(text), BOTH).lines] == ["middle-kingdom"]
+    lines = score_kingdom(grid(text), BOTH).lines
+    assert [(line.name, line.points) for line in lines] == [("middle-kingdom", 10), ("harmony", 0)]
+    assert lines[1].reason == "1 empty square, first at row 5, column 5"  # a variant missed says why
 
 
 def test_empty_edge_row_leaves_the_frame_undetermined():
     # rules.md: the squares must span the full frame; a whole empty edge row means they do not.
     text = ". . . . .\n" + FULL_CENTRED.split("\n", 1)[1]
     score = score_kingdom(grid(text), BOTH)
-    assert score.lines == ()
+    assert [(line.name, line.points) for line in score.lines] == [("middle-kingdom", 0), ("harmony", 0)]
+    assert "frame is not determined (empty top row)" in score.lines[0].reason
+    assert score.lines[1].reason == "5 empty squares, first at row 1, column 1"
     assert any("middle-kingdom not awarded" in w and "top row" in w for w in score.warnings)
     # ... unless the file says the grid is the frame.
     given_frame = score_kingdom(parse_game("[A]\nframe: given\n" + text).kingdoms[0], BOTH)
-    assert [line.name for line in given_frame.lines] == ["middle-kingdom"]
+    assert [(line.name, line.points) for line in given_frame.lines] == [("middle-kingdom", 10), ("harmony", 0)]
     assert not any("middle-kingdom" in w for w in given_frame.warnings)
 
 
 def test_two_castles_never_make_a_middle_kingdom():
     text = FULL_CENTRED.replace("M0", "C ")
-    assert [line.name for line in score_kingdom(grid(text), BOTH).lines] == ["harmony"]
+    lines = score_kingdom(grid(text), BOTH).lines
+    assert [(line.name, line.points) for line in lines] == [("middle-kingdom", 0), ("harmony", 5)]
+    assert lines[0].reason.startswith("2 castles, at ")
 
 
 def test_mighty_duel_centre_is_row_4_column_4():

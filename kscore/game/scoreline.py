@@ -15,3 +15,8 @@ class ScoreLine:
     name: str  # e.g. "middle-kingdom", "folie-des-grandeurs"
     points: int
     reason: str  # one sentence a player can check against the kingdom
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """`1 giant`, `2 giants`, `0 territories`: a number with its noun agreeing (never "giant(s)")."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"

@@ -12,18 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kscore.game import registry
-from kscore.game.kingdom import Kingdom, square_name
+from kscore.game.kingdom import Kingdom, Terrain, square_name
 from kscore.game.plausibility import check_kingdom
 from kscore.game.properties import Property, empty_edges, find_properties, frame_given, is_full
 from kscore.game.registry import ScoreRule
 from kscore.game.rules import GameRules
-from kscore.game.scoreline import ScoreLine
+from kscore.game.scoreline import ScoreLine, count
 
 __all__ = ["KingdomScore", "Property", "empty_edges", "find_properties", "frame_given", "is_full", "score_kingdom"]
 
 
 def middle_kingdom(kingdom: Kingdom, rules: GameRules, properties: list[Property]) -> list[ScoreLine]:
-    """+10 if the castle is on the centre square of the frame.
+    """+10 if the castle is on the centre square of the frame; +0 with the reason when in play and missed.
 
     rules.md's reading: the squares span the full frame (no empty edge row or
     column, unless the file gives the frame) and the only castle is on its centre.
@@ -31,17 +31,30 @@ def middle_kingdom(kingdom: Kingdom, rules: GameRules, properties: list[Property
     if "middle-kingdom" not in rules.variants:
         return []
     centre = (kingdom.size // 2, kingdom.size // 2)
-    if kingdom.castles() == [centre] and frame_given(kingdom):
+    castles = kingdom.castles()
+    if castles == [centre] and frame_given(kingdom):
         return [ScoreLine("bonus", "middle-kingdom", 10, f"castle on the centre square ({square_name(centre)})")]
-    return []
+    if not castles:
+        why = "no castle in the kingdom"
+    elif len(castles) > 1:
+        why = f"{len(castles)} castles, at " + "; ".join(square_name(p) for p in castles)
+    elif castles != [centre]:
+        why = f"the castle is at {square_name(castles[0])}, not the centre {square_name(centre)}"
+    else:
+        why = (f"the frame is not determined (empty {', '.join(empty_edges(kingdom))}); "
+               "write `frame: given` in the kingdom's section if this grid is its frame")
+    return [ScoreLine("bonus", "middle-kingdom", 0, why)]
 
 
 def harmony(kingdom: Kingdom, rules: GameRules, properties: list[Property]) -> list[ScoreLine]:
-    """+5 if no domino was discarded, i.e. the frame holds no empty square."""
-    if "harmony" not in rules.variants or not is_full(kingdom):
+    """+5 if no domino was discarded, i.e. the frame holds no empty square; +0 with the reason when missed."""
+    if "harmony" not in rules.variants:
         return []
     n = kingdom.size
-    return [ScoreLine("bonus", "harmony", 5, f"no empty square: the {n}x{n} frame is full")]
+    if is_full(kingdom):
+        return [ScoreLine("bonus", "harmony", 5, f"no empty square: the {n}x{n} frame is full")]
+    empty = [p for p, s in kingdom.squares() if s.terrain is Terrain.EMPTY]
+    return [ScoreLine("bonus", "harmony", 0, f"{count(len(empty), 'empty square')}, first at {square_name(empty[0])}")]
 
 
 #: The base game's rules; the expansions' (giants, quests, coins, buildings, queen,

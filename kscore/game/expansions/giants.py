@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kscore.game.kingdom import Kingdom, square_name
-from kscore.game.scoreline import ScoreLine
+from kscore.game.scoreline import ScoreLine, count
 from kscore.game.expansions.errors import GiantsError
 from kscore.game.expansions.territories import Territory, find_territories
 
@@ -75,7 +75,8 @@ def giants_lines(kingdom: Kingdom) -> list[ScoreLine]:
                 "giants",
                 0,
                 f"{t.describe()}: {t.size} x {t.crowns} = {item.without_giants} without giants, "
-                f"{t.size} x {t.counted_crowns} = {item.with_giants} with {t.giants} under giants: "
+                f"{t.size} x {t.counted_crowns} = {item.with_giants} with {count(t.giants, 'crown')} under "
+                f"{'a giant' if t.giants == 1 else 'giants'}: "
                 f"the giants cost {item.cost}",
             )
         )
@@ -84,5 +85,5 @@ def giants_lines(kingdom: Kingdom) -> list[ScoreLine]:
     placed = sum(item.territory.giants for item in giant_costs(kingdom))
     stray = total_giants(kingdom) - placed
     if stray:
-        lines.append(ScoreLine("giants", "giants", 0, f"{stray} giant(s) stand on squares that belong to no property"))
+        lines.append(ScoreLine("giants", "giants", 0, f"{count(stray, 'giant')} on squares that belong to no property"))
     return lines

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from kscore.game.kingdom import Kingdom, Position, Terrain, square_name
-from kscore.game.scoreline import ScoreLine
+from kscore.game.scoreline import ScoreLine, count
 from kscore.game.expansions.errors import ExtrasError
 
 ORIGINS_LETTERS: Mapping[str, Terrain] = {
@@ -189,7 +189,7 @@ def tribe_lines(kingdom: Kingdom, extras: OriginsExtras) -> list[ScoreLine]:
         assert c.terrain is not None
         n = sum(1 for p in kingdom.ring(c.position) if kingdom[p].terrain is c.terrain)
         lines.append(
-            ScoreLine("caveman", "hunter-gatherer", n, f"at {square_name(c.position)}: {n} {c.terrain.value} neighbour(s) x 1")
+            ScoreLine("caveman", "hunter-gatherer", n, f"at {square_name(c.position)}: {count(n, c.terrain.value + ' neighbour')} x 1")
         )
     for group in warrior_groups(extras.cavemen):
         values = [c.value for c in group]

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Mapping
 
 from kscore.game.kingdom import BASE_TERRAINS, Kingdom, Terrain
-from kscore.game.scoreline import ScoreLine
+from kscore.game.scoreline import ScoreLine, count
 from kscore.game.expansions.errors import ExtrasError
 from kscore.game.expansions.territories import find_territories, largest_territory
 
@@ -120,14 +120,14 @@ def building_line(kingdom: Kingdom, building: Building, extras: QueendominoExtra
     if building.per is None:
         return ScoreLine("building", "building", building.points, f"{building.text}: printed points {building.points}")
     if building.per == "tower":
-        count, what = extras.towers or 0, "tower(s)"
+        n, what = extras.towers or 0, count(extras.towers or 0, "tower")
     elif building.per == "knight":
-        count, what = extras.knights or 0, "knight(s)"
+        n, what = extras.knights or 0, count(extras.knights or 0, "knight")
     else:
-        count = sum(1 for t in find_territories(kingdom) if t.terrain.value == building.per)
-        what = f"{building.per} territory(ies)"
-    points = building.points * count
-    return ScoreLine("building", "building", points, f"{building.text}: {building.points} x {count} {what} = {points}")
+        n = sum(1 for t in find_territories(kingdom) if t.terrain.value == building.per)
+        what = count(n, f"{building.per} territory", f"{building.per} territories")
+    points = building.points * n
+    return ScoreLine("building", "building", points, f"{building.text}: {building.points} x {what} = {points}")
 
 
 def queen_line(kingdom: Kingdom) -> ScoreLine:

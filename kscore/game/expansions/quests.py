@@ -42,7 +42,7 @@ from typing import Callable, Iterable, Sequence
 
 from kscore.game.kingdom import BASE_TERRAINS, Kingdom, Position, Terrain, square_name
 from kscore.game.properties import empty_edges, frame_given
-from kscore.game.scoreline import ScoreLine
+from kscore.game.scoreline import ScoreLine, count
 from kscore.game.expansions.errors import QuestError
 from kscore.game.expansions.territories import find_territories
 
@@ -87,7 +87,7 @@ def _harmony(kingdom: Kingdom) -> tuple[int, str]:
     empty = [p for p, s in kingdom.squares() if s.terrain is Terrain.EMPTY]
     if not empty:
         return 1, "no empty square in the frame"
-    return 0, f"{len(empty)} empty square(s), first at {square_name(empty[0])}"
+    return 0, f"{count(len(empty), 'empty square')}, first at {square_name(empty[0])}"
 
 
 def _middle_kingdom(kingdom: Kingdom) -> tuple[int, str]:
@@ -212,7 +212,7 @@ def _folie(kingdom: Kingdom) -> tuple[int, str]:
     if not found:
         return 0, "no three crowned squares in a line"
     return len(found), (
-        f"{len(found)} alignment(s) of three crowned squares, as (row,column) from-to: "
+        f"{count(len(found), 'alignment')} of three crowned squares, as (row,column) from-to: "
         + ", ".join(_describe_alignment(a) for a in found)
     )
 
