@@ -24,7 +24,12 @@ def test_sample_human_output(capsys, monkeypatch):
     assert code == 0 and err == ""
     assert "Alice" in out and "Bob" in out and "67 points" in out
     assert "middle-kingdom" in out and "harmony" in out
-    assert "unsure squares" in out and "row 4, column 4 (G2?)" in out
+    assert "Bob, unsure (scored as written, check them): row 4, column 4 (G2?)" in out
+    assert "Alice wins with 67 points (tied on 67 points with Bob; largest property 11 vs 8)" in out
+    assert "(from row" not in out  # the property tables only with --detail
+    code, out, err = run(capsys, SAMPLE, "--detail")
+    assert code == 0 and err == ""
+    assert "forest (from row 1, column 3)" in out and "unsure squares" in out
     assert "largest property (tied on 67 points with Bob; largest property 11 vs 8)" in " ".join(out.split())
 
 
@@ -65,7 +70,7 @@ def test_warnings_reach_both_outputs_and_no_tileset_silences_them(capsys, tmp_pa
     _, out, _ = run(capsys, bad, "--json")
     warnings = json.loads(out)["kingdoms"][0]["warnings"]
     assert any("row 1, column 1: wheat with 2 crowns" in w for w in warnings)
-    _, out, _ = run(capsys, bad)
+    _, out, _ = run(capsys, bad, "--detail")
     assert "wheat with 2 crowns" in " ".join(out.split())
     _, out, _ = run(capsys, bad, "--json", "--no-tileset")
     assert json.loads(out)["kingdoms"][0]["warnings"] == []

@@ -210,15 +210,47 @@ def test_ctrl_c_mid_batch_is_one_line_no_traceback(tmp_path):
     assert not [p for p in tmp_path.iterdir() if "part" in p.name]
 
 
-def test_rescoring_a_photo_whose_reading_was_corrected_points_at_the_corrected_file(capsys, tmp_path):
+def test_rescoring_a_photo_whose_reading_was_corrected_scores_the_corrected_file(capsys, tmp_path):
     photo = tmp_path / "table.jpg"
     shutil.copy(SAMPLE_PHOTO, photo)
     run(capsys, photo)
     reading = tmp_path / "table.kingdom"
-    reading.write_text(reading.read_text().replace("[table]", "[Alice]"))
-    code, out, err = run(capsys, photo)
+    read = reading.read_text()
+    assert "rename a player" in read and "--names" in read  # the file says how
+    # The player renames the kingdom and fixes a square (the first row's first square becomes a lake, 1 crown).
+    lines = read.splitlines()
+    first_row = next(i for i, line in enumerate(lines) if line.startswith("[table]")) + 1
+    lines[first_row] = "L1 " + lines[first_row].split(" ", 1)[1]
+    reading.write_text("\n".join(lines).replace("[table]", "[Alice]") + "\n")
+    code, out, err = run(capsys, photo, "--json")
     assert code == 0 and "[Alice]" in reading.read_text()
-    assert f"read from the photo again: `kscore {reading}` scores that file" in " ".join(err.split())
+    document = json.loads(out)
+    assert [k["name"] for k in document["kingdoms"]] == ["Alice"]
+    assert document["kingdoms"][0]["terrain"][0][0] == "lake" and document["kingdoms"][0]["crowns"][0][0] == 1
+    said = [line for line in err.splitlines() if "your corrections" in line]
+    assert len(said) == 1 and f"scored {reading} (your corrections)" in said[0]
+    assert "[table] renamed [Alice]" in said[0] and "Alice row 1, column 1: " in said[0] and "-> L1" in said[0]
+    assert "--reread scores the photo" in said[0]
+    # --reread: the photo's reading again, the player's file untouched.
+    code, out, err = run(capsys, photo, "--json", "--reread")
+    assert code == 0 and [k["name"] for k in json.loads(out)["kingdoms"]] == ["table"]
+    assert "[Alice]" in reading.read_text() and "not the photo's reading" not in err and "not overwritten" in err
+
+
+def test_names_name_a_photos_kingdoms_and_a_wrong_count_is_refused(capsys, tmp_path):
+    photo = tmp_path / "table.jpg"
+    shutil.copy(SAMPLE_PHOTO, photo)
+    code, out, err = run(capsys, photo, "--names", "Anna", "--json")
+    assert code == 0 and [k["name"] for k in json.loads(out)["kingdoms"]] == ["Anna"]
+    assert "[Anna]" in (tmp_path / "table.kingdom").read_text()  # the reading is written with the name
+    (tmp_path / "table.kingdom").unlink()
+    code, out, err = run(capsys, photo, "--names", "Anna,Ben")
+    assert code == 2 and out == ""
+    assert err.splitlines()[-1] == ("kscore: --names gives 2 names but the photos hold 1 kingdom "
+                                    "(photo order: top to bottom, left to right)")
+    assert "[table]" in (tmp_path / "table.kingdom").read_text()  # the reading is still saved
+    code, out, err = run(capsys, photo, "--names", "Anna,anna")
+    assert code == 2 and "given twice" in err
 
 
 def test_a_folder_of_kingdom_files_says_how_to_score_them(capsys, tmp_path):
@@ -332,7 +364,7 @@ def test_csv_into_a_pipe_is_written_to_not_replaced(tmp_path):
                           capture_output=True, text=True, timeout=30)
     reader.join(10)
     assert done.returncode == 0, done.stderr
-    assert got and got[0].splitlines()[1].startswith(f"{ALICE},alice,1,26,5,")
+    assert got and got[0].splitlines()[1].startswith(f"{ALICE},alice,1,26,points,6,6,2,5,3,4,5,")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"] and not pipe.is_file()
 
 

@@ -130,7 +130,7 @@ def test_cli_game_flag_for_a_headerless_file(capsys, tmp_path):
 
 def test_cli_table_shows_the_expansion_lines(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
-    code, out, err = run(capsys, FILES / "giants.kingdom")
+    code, out, err = run(capsys, FILES / "giants.kingdom", "--detail")
     assert code == 0 and err == ""
     assert "folie-des-grandeurs" in out and "the giants cost 4" in out and "total 62" in out
 
@@ -144,7 +144,7 @@ def test_cli_refuses_unknown_game_and_mixed_games(capsys):
 
 def test_cli_origins_table_says_fires(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
-    code, out, _ = run(capsys, FILES / "origins_totem.kingdom")
+    code, out, _ = run(capsys, FILES / "origins_totem.kingdom", "--detail")
     assert code == 0 and "fires" in out and "crowns" not in out and "total 37" in out
 
 

@@ -50,7 +50,9 @@ def test_reading_is_written_beside_the_photo_and_kept_unless_forced(capsys, phot
     assert "[table]" in target.read_text()
     target.write_text(target.read_text().replace("[table]", "[mine]"))  # the player's correction
     code, out, err = run(capsys, table)
-    assert "not overwritten" in err and "[mine]" in target.read_text()
+    assert "your corrections" in err and "[mine]" in target.read_text() and "mine  5x5" in out  # the file is scored
+    code, out, err = run(capsys, table, "--reread")
+    assert "not overwritten" in err and "[mine]" in target.read_text() and "table  5x5" in out
     code, out, err = run(capsys, target)  # rescoring the corrected file
     assert code == 0 and "mine" in out
     code, out, err = run(capsys, table, "--force")

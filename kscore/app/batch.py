@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -120,51 +121,89 @@ def add_photo_fields(document: dict, scores: Sequence, games: Sequence) -> dict:
     return document
 
 
-def _places_in_score_order(scores: Sequence, ranking: Sequence) -> list:
-    """The ranking's Place of each score, in the order of `scores` (one game).
-
-    Matched on name and score, each Place used once: two players may share a name
-    (photos named alike in two folders)."""
-    left = list(ranking)
-    out = []
-    for s in scores:
-        i = next(i for i, p in enumerate(left) if (p.name, p.score) == (s.kingdom.name, s.total))
-        out.append(left.pop(i))
-    return out
-
-
 def write_csv(path: Path, results: Sequence, games: Sequence) -> str:
-    """One line per kingdom: source, name, place, score, size, unsure squares, corners. A file replaced is kept as .bak.
+    """One line per kingdom: source, name, place, score, tiebreak, points per terrain and per line, size, unsure
+    squares, corners. `-` writes to standard output. A file replaced is kept as .bak.
 
     results: (scores, ranking) per game; a place is looked up in its own game's ranking."""
     from kscore.app.pipeline import back_up, write_whole
 
-    sources = _sources(games)
-    places = {id(s.kingdom): p.place for scores, ranking in results
-              for s, p in zip(scores, _places_in_score_order(scores, ranking))}
-    scores = [s for group, _ in results for s in group]
+    table = csv_rows(results, _sources(games))
+    count = len(table) - 1
+    if str(path) == "-":
+        _write_rows(sys.stdout, table)
+        return ""
     try:
         kept = back_up(Path(path))
-        write_whole(Path(path), lambda part: _write_rows(part, scores, sources, places))
+        write_whole(Path(path), lambda part: _write_file(part, table))
     except OSError as error:
         raise KscoreError(f"cannot write {path}: {error.strerror or error}") from None
-    return f"wrote {path} ({len(scores)} kingdom{'s' if len(scores) != 1 else ''}" + (f"; {kept})" if kept else ")")
+    return f"wrote {path} ({count} kingdom{'s' if count != 1 else ''}" + (f"; {kept})" if kept else ")")
 
 
-def _write_rows(path: Path, scores: Sequence, sources: dict, places: dict) -> None:
-    with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["source", "kingdom", "place", "score", "size", "unsure_squares", "corners"])
-        for s in scores:
+def csv_rows(results: Sequence, sources: dict) -> list[list]:
+    """The CSV as rows, header first: every game's sheet rows become columns (a terrain or line a kingdom
+    lacks is left blank, so --each tournaments of mixed variants share one header)."""
+    from kscore.app.sheet import build_sheet
+
+    sheets = [(build_sheet(scores, ranking), scores) for scores, ranking in results]
+    columns: dict[str, None] = {}
+    for sheet, _ in sheets:
+        columns.update((row.key, None) for row in sheet.rows if row.kind == "terrain")
+    for sheet, _ in sheets:
+        columns.update((row.key, None) for row in sheet.rows if row.kind != "terrain")
+    header = ["source", "kingdom", "place", "score", "decided_by", *columns, "size", "unsure_squares", "corners"]
+    rows = [header]
+    for sheet, scores in sheets:
+        for i, s in enumerate(scores):
             source, corners, _ = sources.get(id(s.kingdom), ("", None, []))
             flat = " ".join(f"{x:.0f},{y:.0f}" for x, y in corners) if corners else ""
-            writer.writerow([source, s.kingdom.name, places.get(id(s.kingdom), ""), s.total, s.kingdom.size,
-                             len(s.kingdom.uncertain()), flat])
+            values = {row.key: row.values[i] for row in sheet.rows}
+            place = sheet.places[i] if sheet.places else None
+            rows.append([source, s.kingdom.name, place.place if place else "", s.total,
+                         place.tiebreak if place else "",
+                         *("" if values.get(key) is None else values[key] for key in columns),
+                         s.kingdom.size, len(s.kingdom.uncertain()), flat])
+    return rows
 
 
-def check_outputs(paths: Sequence[Path], overlay: Path | None, csv_path: Path | None,
-                  folders: Sequence[Path] = ()) -> None:
-    """Refuse, before any photo is read, an --overlay/--csv that cannot be written or would replace an input.
+def _write_file(path: Path, table: list[list]) -> None:
+    with open(path, "w", newline="") as handle:
+        _write_rows(handle, table)
+
+
+def _write_rows(handle, table: list[list]) -> None:
+    csv.writer(handle).writerows(table)
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """What `kscore FILE...` shows and writes besides the scores."""
+
+    as_json: bool = False
+    overlay: Path | None = None
+    csv_path: Path | None = None  # `-`: the CSV alone on standard output
+    sheet: Path | None = None  # the score sheet as a picture (.png, .jpg, .svg)
+    detail: bool = False
+    names: Sequence[str] = ()
+    reread: bool = False
+
+    @property
+    def csv_to_stdout(self) -> bool:
+        return self.csv_path is not None and str(self.csv_path) == "-"
+
+    def files(self) -> list[tuple[str, Path]]:
+        """(flag, path) of every file to write."""
+        named = (("--overlay", self.overlay), ("--csv", None if self.csv_to_stdout else self.csv_path),
+                 ("--sheet", self.sheet))
+        return [(flag, Path(path)) for flag, path in named if path]
+
+
+_EXAMPLE = {"--csv": "results.csv", "--overlay": "checked.jpg", "--sheet": "sheet.png"}
+
+
+def check_outputs(paths: Sequence[Path], outputs: Outputs, folders: Sequence[Path] = ()) -> None:
+    """Refuse, before any photo is read, an --overlay/--csv/--sheet that cannot be written or would replace an input.
 
     An input photo, a text file or the reading written beside a photo would be
     replaced (only a .bak left); a folder or a missing folder would fail after
@@ -176,28 +215,35 @@ def check_outputs(paths: Sequence[Path], overlay: Path | None, csv_path: Path | 
 
     inputs = {key(reading_path(p)): f"where the reading of {p} is written" for p in paths if is_image(p)}
     inputs.update({key(p): "one of the files to score" for p in paths})
-    outputs = [(flag, Path(path)) for flag, path in (("--overlay", overlay), ("--csv", csv_path)) if path]
-    for flag, path in outputs:
+    named = outputs.files()
+    for flag, path in named:
         if path.is_dir():
-            raise KscoreError(f"{flag} {path}: is a folder; name a file in it, like {path / ('results.csv' if flag == '--csv' else 'checked.jpg')}")
+            raise KscoreError(f"{flag} {path}: is a folder; name a file in it, like {path / _EXAMPLE[flag]}")
         if not path.parent.is_dir():
             raise KscoreError(f"{flag} {path}: the folder {path.parent} does not exist")
         if key(path) in inputs:
             raise KscoreError(f"{flag} {path}: that is {inputs[key(path)]}; it would be replaced: name another file")
-    if len(outputs) == 2 and key(outputs[0][1]) == key(outputs[1][1]):
-        raise KscoreError(f"--overlay and --csv name the same file {overlay}; give each its own")
-    if overlay and any(key(overlay).parent == key(folder) for folder in folders):
-        raise KscoreError(f"--overlay {overlay}: inside {overlay.parent}, whose photos are being scored: the next "
-                          f"`kscore {overlay.parent}` would score the pictures as photos; write them in another folder")
-    if overlay:
+    for i, (flag, path) in enumerate(named):
+        for other, second in named[i + 1:]:
+            if key(path) == key(second):
+                raise KscoreError(f"{flag} and {other} name the same file {path}; give each its own")
+    for flag, path in named:
+        if flag != "--csv" and any(key(path).parent == key(folder) for folder in folders):
+            raise KscoreError(f"{flag} {path}: inside {path.parent}, whose photos are being scored: the next "
+                              f"`kscore {path.parent}` would score the pictures as photos; write them in another folder")
+    if outputs.overlay:
         import cv2
 
-        if not cv2.haveImageWriter(str(overlay)):
-            raise KscoreError(f"--overlay {overlay}: not an image file type OpenCV can write; use .jpg or .png")
+        if not cv2.haveImageWriter(str(outputs.overlay)):
+            raise KscoreError(f"--overlay {outputs.overlay}: not an image file type OpenCV can write; use .jpg or .png")
+    if outputs.sheet:
+        from kscore.app.sheet_image import check_sheet_path
+
+        check_sheet_path(outputs.sheet)
 
 
-def run_score(files, rules, *, as_json, overlay, csv_path, each, force) -> int:
-    """`kscore FILE...` with photos, folders, --each, --csv or --overlay; returns the exit code.
+def run_score(files, rules, outputs: Outputs, *, each: bool = False, force: bool = False) -> int:
+    """`kscore FILE...` with photos, folders, --each, --csv, --sheet, --names or --overlay; returns the exit code.
 
     Kingdoms given together are one game (ranked together) unless `each`.
     A photo that fails is reported (one line on stderr) and the others are
@@ -206,17 +252,25 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force) -> int:
     from rich.console import Console
 
     from kscore.app import report
+    from kscore.app.players import apply_names
     from kscore.game.ranking import rank
 
     early: list[str] = []
     paths = expand_paths(files, early)
-    check_outputs(paths, overlay, csv_path, [f for f in files if is_folder(f)])
+    check_outputs(paths, outputs, [f for f in files if is_folder(f)])
     games, failures = load_games(paths, lambda path: load_game(path, rules))
     for note in early:
         print(f"kscore: {note}", file=sys.stderr)
     if not games:  # every file failed: each says why; --json still prints its one document
-        raise every_file_failed(failures, as_json, {"games": []} if each else {"kingdoms": [], "ranking": []})
-    notes = save_readings(games, force) + photo_notes(games)  # first: saved even if the game cannot be ranked
+        empty = {"games": []} if each else {"kingdoms": [], "ranking": []}
+        raise every_file_failed(failures, outputs.as_json, empty)
+    games, corrections = player_files(games, rules, force, outputs.reread)
+    notes: list[str] = []
+    try:
+        games = apply_names(games, outputs.names)
+    finally:  # saved first (with --names when they fit), even if the game cannot be ranked
+        notes += save_readings([g for g, said in zip(games, corrections) if not said], force)
+        notes += [said for said in corrections if said] + photo_notes(games)
     groups = [[g] for g in games] if each else [games]
     results = []
     try:
@@ -228,23 +282,61 @@ def run_score(files, rules, *, as_json, overlay, csv_path, each, force) -> int:
             print(f"kscore: {note}", file=sys.stderr)
         raise
     all_scores = [s for scores, _ in results for s in scores]
-    if overlay:
-        notes += write_overlays(games, all_scores, overlay)
-    if csv_path:
-        notes.append(write_csv(csv_path, results, games))
-    if as_json:
+    if outputs.overlay:
+        notes += write_overlays(games, all_scores, outputs.overlay)
+    if outputs.sheet:
+        notes.append(write_sheets(outputs.sheet, results, groups))
+    if outputs.csv_path:
+        notes.append(write_csv(outputs.csv_path, results, games))
+    if outputs.as_json:
         documents = [add_photo_fields(report.scores_json(*r), r[0], games) for r in results]
         document = documents[0] if not each else {"games": documents}
         if failures:  # scripts see what was not scored, not only the exit code
             document["failures"] = failures_json(failures)
         emit_json(document)
-    else:
+    elif not outputs.csv_to_stdout:
         console = Console()
         for (scores, ranking), group in zip(results, groups):
-            if each:
-                console.rule(", ".join(str(g.source) for g in group))
-            report.print_scores(console, scores, ranking)
+            title = report.game_title([g.source for g in group], group[0].rules)
+            report.print_scores(console, scores, ranking, detail=outputs.detail, title=title)
     code = say_failures(failures)
     for note in notes:
-        print(f"kscore: {note}", file=sys.stderr)
+        if note:
+            print(f"kscore: {note}", file=sys.stderr)
     return code
+
+
+def player_files(games: Sequence, rules, force: bool, reread: bool) -> tuple[list, list[str]]:
+    """Photos whose reading file the player corrected are scored from that file (unless --reread, or --force,
+    which replaces it). Returns the games to score and, per game, the line saying it came from the file ("")."""
+    from kscore.app.pipeline import reading_path
+    from kscore.app.players import player_corrections
+
+    out, said = [], []
+    for game in games:
+        found = None
+        if hasattr(game, "found") and not (reread or force):
+            found = player_corrections(game, reading_path(game.source), rules)
+        out.append(found[0] if found else game)
+        said.append(found[1] if found else "")
+    return out, said
+
+
+def write_sheets(out: Path, results: Sequence, groups: Sequence) -> str:
+    """The score sheet as a picture; with --each, one per game (out-<source>.png)."""
+    from kscore.app.pipeline import back_up, write_whole
+    from kscore.app.sheet import build_sheet
+    from kscore.app.sheet_image import write_sheet_image
+    from kscore.app import report
+
+    written = []
+    for i, ((scores, ranking), group) in enumerate(zip(results, groups)):
+        target = out if len(results) == 1 else out.with_name(f"{out.stem}-{i + 1}{out.suffix}")
+        sheet = build_sheet(scores, ranking, report.game_title([g.source for g in group], group[0].rules))
+        try:
+            kept = back_up(target)
+            write_whole(target, lambda part: write_sheet_image(part, sheet, scores, group))
+        except OSError as error:
+            raise KscoreError(f"cannot write {target}: {error.strerror or error}") from None
+        written.append(str(target) + (f" ({kept})" if kept else ""))
+    return "wrote the score sheet " + ", ".join(written)

@@ -92,6 +92,21 @@ def base_rules(variants: list[str], no_tileset: bool, game: str = "kingdomino") 
     return GameRules(game=game.strip().lower(), variants=frozenset(names), use_tileset=not no_tileset)
 
 
+def player_names(value: str | None) -> list[str]:
+    """`--names Anna,Ben` -> ['Anna', 'Ben']; a name a [Name] line cannot hold, or given twice, is refused."""
+    if value is None:
+        return []
+    names = [n.strip() for n in value.split(",")]
+    for name in names:
+        if not name or any(c in name for c in "[]#"):
+            raise KscoreError(f"--names {value}: {name!r} cannot be a player's name (no empty names, no [ ] #)")
+    folded = [n.casefold() for n in names]
+    twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
+    if twice:
+        raise KscoreError(f"--names {value}: {', '.join(twice)} given twice; each player needs their own name")
+    return names
+
+
 def _once(files: list[Path]) -> list[Path]:
     """Each file once: `kscore a.kingdom a.kingdom` scores one kingdom, not two players tied."""
     repeated: list[str] = []
@@ -130,7 +145,18 @@ _OVERLAY = typer.Option(None, "--overlay", metavar="OUT.jpg",
                         help="Photos: draw the grid, each square's reading, unsure squares, properties and score "
                              "(a file replaced is kept as .bak).")
 _CSV = typer.Option(None, "--csv", metavar="OUT.csv",
-                    help="Also write one line per kingdom to a CSV file (a file replaced is kept as .bak).")
+                    help="Also write one line per kingdom (place, total, points per terrain and per bonus) to a CSV "
+                         "file (a file replaced is kept as .bak); --csv - writes only the CSV, to standard output.")
+_DETAIL = typer.Option(False, "--detail", "-d", metavar="",
+                       help="After the score sheet, each kingdom's grid, property table, bonus reasons, unsure squares "
+                            "and warnings.")
+_SHEET = typer.Option(None, "--sheet", metavar="OUT.png",
+                      help="Draw the score sheet as a picture (.png, .jpg or .svg) with each kingdom's grid beside "
+                           "its column, for sharing (a file replaced is kept as .bak).")
+_NAMES = typer.Option(None, "--names", metavar="A,B,...",
+                      help="Photos: the players' names, in photo order (top to bottom, left to right).")
+_REREAD = typer.Option(False, "--reread", metavar="",
+                       help="Photos: score what the photo reads even when its .kingdom file holds your corrections.")
 _EACH = typer.Option(False, "--each", metavar="", help="Each file is its own game (a tournament's folder), ranked alone.")
 _FORCE = typer.Option(False, "--force", metavar="", help="Photos: replace an existing photo.kingdom (the old one kept as .bak).")
 
@@ -151,18 +177,23 @@ _VERSION = typer.Option(False, "--version", metavar="", is_eager=True, callback=
 @_interruptible
 def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
           no_tileset: bool = _NO_TILESET, game: str = _GAME, overlay: Optional[Path] = _OVERLAY,
-          csv: Optional[Path] = _CSV, each: bool = _EACH, force: bool = _FORCE,
+          csv: Optional[Path] = _CSV, sheet: Optional[Path] = _SHEET, detail: bool = _DETAIL,
+          names: Optional[str] = _NAMES, reread: bool = _REREAD, each: bool = _EACH, force: bool = _FORCE,
           version: bool = _VERSION) -> None:
     """Score the kingdoms in FILE... (see _SCORE_HELP)."""
     from kscore.app import report
 
     try:
         rules = base_rules(variant, no_tileset, game)
-        if overlay or csv or each or any(is_folder(p) or is_image(p) for p in files):
-            # Photos, folders, several games: kscore.app.batch (imported only then).
-            from kscore.app.batch import run_score
+        if csv is not None and str(csv) == "-" and as_json:
+            raise KscoreError("--csv - and --json both want standard output: choose one (or --csv FILE)")
+        if overlay or csv or sheet or each or names or any(is_folder(p) or is_image(p) for p in files):
+            # Photos, folders, several games, files written: kscore.app.batch (imported only then).
+            from kscore.app.batch import Outputs, run_score
 
-            code = run_score(files, rules, as_json=as_json, overlay=overlay, csv_path=csv, each=each, force=force)
+            outputs = Outputs(as_json=as_json, overlay=overlay, csv_path=csv, sheet=sheet, detail=detail,
+                              names=player_names(names), reread=reread)
+            code = run_score(files, rules, outputs, each=each, force=force)
             if code:
                 raise typer.Exit(code)
             return
@@ -180,7 +211,8 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
             document["failures"] = failures_json(failures)
         emit_json(document)
     else:
-        report.print_scores(Console(), scores, ranking)
+        title = report.game_title([g.source for g in games], games[0].rules)
+        report.print_scores(Console(), scores, ranking, detail=detail, title=title)
     code = say_failures(failures)
     if code:
         raise typer.Exit(code)

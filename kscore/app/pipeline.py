@@ -197,10 +197,16 @@ def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str
     unless `force`; then the old one is kept as `<name>.kingdom.bak`.
     """
     target = reading_path(photo_path)
-    text = "# read from " + Path(photo_path).name + ": fix any square, `?` marks unsure ones, then run kscore on this file\n"
+    names = [k.name for k in game.kingdoms]
+    text = ("# read from " + Path(photo_path).name + ": fix any square, `?` marks unsure ones, then run kscore on "
+            "this file (or on the photo again: this file wins over the photo; --reread scores the photo)\n"
+            f"# rename a player: change [{names[0]}] to their name, like [Anna] "
+            "(or: kscore PHOTO --names " + ",".join(["Anna", "Ben", "Carla", "Dan", "Eve", "Finn"][: len(names)]) + ")\n")
     text += write_game(Game(game.rules, game.kingdoms, str(target)))
     try:
         if target.exists() and not force:
+            if target.read_text(errors="replace").split("\n", 2)[-1] == text.split("\n", 2)[-1]:
+                return f"{target} holds this reading already"
             return (f"{target} already exists (it may hold your corrections): not overwritten; --force replaces it. "
                     f"The scores shown are read from the photo again: `kscore {target}` scores that file")
         kept = back_up(target)

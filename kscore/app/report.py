@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
+from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -15,6 +16,7 @@ from rich.text import Text
 
 from kscore.game import registry
 from kscore.game.kingdom import Terrain, square_name
+from kscore.app.sheet import Sheet, build_sheet, place_word, winner_sentence
 from kscore.game.ranking import Dynasty, Place
 from kscore.game.scoring import KingdomScore
 from kscore.game.textformat import letters_for_game, square_token
@@ -95,6 +97,9 @@ _STYLE = {
 }
 
 
+_TERRAIN_BY_NAME = {t.value: t for t in Terrain}
+
+
 def _token(square, letters) -> str:
     try:
         return square_token(square, letters)
@@ -117,6 +122,15 @@ def grid_text(score: KingdomScore) -> Text:
     return text
 
 
+def line_text(line) -> Text:
+    """`+10 middle-kingdom (bonus): castle on ...`; information lines (giants: 0 points, already in the
+    properties) without a `+0`, and the kind only when the name does not say it."""
+    if line.kind == "giants" and line.points == 0:
+        return Text.assemble(("giants", "bold"), f": {line.reason}", style="dim")
+    kind = f" ({line.kind})" if line.kind != line.name else ""
+    return Text.assemble(f"{line.points:+d} ", (line.name, "bold"), f"{kind}: {line.reason}")
+
+
 def kingdom_panel(score: KingdomScore) -> Panel:
     table = Table(box=None, pad_edge=False, show_footer=False)
     table.add_column("property")
@@ -124,14 +138,17 @@ def kingdom_panel(score: KingdomScore) -> Panel:
     crowns = registry.GAMES[score.rules.game].crown_word + "s" if score.rules.game in registry.GAMES else "crowns"  # Origins: fires
     table.add_column(crowns, justify="right")
     table.add_column("points", justify="right")
-    for p in sorted(score.properties, key=lambda p: (-p.points, -p.squares)):
-        style = None if p.points else "dim"
+    for p in sorted((p for p in score.properties if p.points), key=lambda p: (-p.points, -p.squares)):
         where = square_name(p.positions[0])
-        table.add_row(f"{p.terrain.value} (from {where})", str(p.squares), str(p.crowns), str(p.points), style=style)
+        table.add_row(f"{p.terrain.value} (from {where})", str(p.squares), str(p.crowns), str(p.points))
+    bare = [p for p in score.properties if not p.points]
+    if bare:  # a 7x7 kingdom has a dozen; one line says what they add to the tiebreak
+        table.add_row(f"{len(bare)} without {crowns} (largest {max(p.squares for p in bare)} squares)", "", "", "0",
+                      style="dim")
     table.add_row("[b]properties[/b]", "", "", f"[b]{score.property_points}[/b]")
     parts: list[Any] = [grid_text(score), Text(), table]
     for line in score.lines:
-        parts.append(Text.assemble(f"{line.points:+d} ", (f"{line.name}", "bold"), f" ({line.kind}): {line.reason}"))
+        parts.append(line_text(line))
     parts.append(Text(f"total {score.total}", style="bold"))
     unsure = score.kingdom.uncertain()
     if unsure:
@@ -158,10 +175,84 @@ def ranking_table(ranking: Sequence[Place], title: str = "ranking") -> Table:
     return table
 
 
-def print_scores(console: Console, scores: Sequence[KingdomScore], ranking: Sequence[Place]) -> None:
+#: rich's SIMPLE_HEAD with a rule above the total too (a section line), like a paper pad.
+_PAD = box.Box("    \n    \n ── \n    \n ── \n ── \n    \n    \n")
+
+
+def game_title(sources: Sequence[str], rules) -> str:
+    """`game.kingdom · kingdomino · middle-kingdom, harmony`: what was scored, under which rules."""
+    from pathlib import Path
+
+    names = list(dict.fromkeys(Path(s).name for s in sources))
+    where = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    extra = sorted(rules.variants) + list(rules.quests)
+    return " · ".join(part for part in (where, rules.game, ", ".join(extra)) if part)
+
+
+def sheet_table(sheet: Sheet) -> Table:
+    """The score pad: a column per player, a row per terrain and per line, then total, place, tiebreak.
+
+    Sized for 80 columns with 4 players (names cut to fit, never wrapped) and readable with 6."""
+    table = Table(box=_PAD,
+                  pad_edge=False, show_edge=False, collapse_padding=True)
+    table.add_column("", no_wrap=True, overflow="ellipsis", min_width=8)
+    winners = set(sheet.winners)
+    for i, name in enumerate(sheet.players):
+        table.add_column(name, justify="right", no_wrap=True, overflow="ellipsis", max_width=14,
+                         header_style="bold green" if i in winners else "bold")
+    for row in sheet.rows:
+        label = Text(row.label, style=_STYLE.get(_TERRAIN_BY_NAME.get(row.key), "") if row.kind == "terrain" else "")
+        cells = [("" if v is None else (str(v) if row.kind == "terrain" else f"{v:+d}")) for v in row.values]
+        table.add_row(label, *cells, style="dim" if row.kind == "giants" else None)
+    table.add_section()
+    table.add_row(Text("total", style="bold"),
+                  *(Text(str(t), style="bold green" if i in winners else "bold") for i, t in enumerate(sheet.totals)))
+    if sheet.ranked:
+        table.add_row("place", *(Text(place_word(p), style="bold green" if i in winners else "")
+                                 for i, p in enumerate(sheet.places)))
+        table.add_row("decided by", *sheet.tiebreaks)
+    if any(sheet.warnings):
+        table.add_row(Text("warnings", style="red"), *(str(n) if n else "" for n in sheet.warnings))
+    return table
+
+
+def sheet_footer(sheet: Sheet, scores: Sequence[KingdomScore]) -> list[Text]:
+    """Under the pad: the winner, each player's unsure squares, why each line in play scored 0 (a line each)."""
+    lines = [Text(winner_sentence(sheet), style="bold green")] if sheet.ranked else []
     for score in scores:
-        console.print(kingdom_panel(score))
-    if len(scores) > 1:
+        unsure = score.kingdom.uncertain()
+        if unsure:
+            letters = letters_for_game(score.rules.game)
+            lines.append(Text(f"{score.kingdom.name}, unsure (scored as written, check them): " + "; ".join(
+                f"{square_name(p)} ({_token(score.kingdom[p], letters)})" for p in unsure), style="yellow"))
+    for note in sheet.notes:
+        lines.append(Text(f"{note.player}, {note.label} +0: {note.reason}", style="dim", overflow="ellipsis",
+                          no_wrap=True))
+    return lines
+
+
+def print_sheet(console: Console, sheet: Sheet, scores: Sequence[KingdomScore], detail_hint: bool = True) -> None:
+    if sheet.title:
+        console.print(Text(sheet.title, style="bold"), overflow="ellipsis", no_wrap=True, crop=True)
+    console.print(sheet_table(sheet))
+    for line in sheet_footer(sheet, scores):
+        console.print(line, overflow="ellipsis", no_wrap=True, crop=True)
+    if detail_hint and (any(sheet.unsure) or any(sheet.warnings) or sheet.notes):
+        console.print(Text("--detail shows each kingdom's grid, properties, unsure squares and warnings", style="dim"))
+
+
+def print_scores(console: Console, scores: Sequence[KingdomScore], ranking: Sequence[Place], *,
+                 detail: bool = False, title: str = "") -> None:
+    """Several players: the sheet first (who won and how, on one screen), each kingdom's panel only with
+    `detail`. One kingdom: its panel, which is its sheet and shows the grid to check against the photo."""
+    if len(scores) == 1:
+        console.print(kingdom_panel(scores[0]))
+        return
+    sheet = build_sheet(scores, ranking, title)
+    print_sheet(console, sheet, scores, detail_hint=not detail)
+    if detail:
+        for score in scores:
+            console.print(kingdom_panel(score))
         console.print(ranking_table(ranking))
 
 
