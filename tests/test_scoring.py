@@ -117,7 +117,7 @@ def test_middle_kingdom_needs_the_castle_on_the_centre_square():
     assert grid(off).castles() == [(3, 4)]
     lines = score_kingdom(grid(off), BOTH).lines
     assert [(line.name, line.points) for line in lines] == [("middle-kingdom", 0), ("harmony", 5)]
-    assert lines[0].reason == "the castle is at row 4, column 5, not the centre row 3, column 3"
+    assert lines[0].reason == "castle at row 4, column 5, not on the centre square"
 
 
 def test_one_empty_square_loses_harmony_only():

@@ -238,9 +238,14 @@ def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: 
         raise _fail(error) from None
     # A dynasty's totals need every game, so a bad file stops it; but every bad
     # file is named at once, so all can be fixed before the next run.
-    games, failures = load_games(files, lambda path: load_game(path, rules))
+    games, failures = load_games(_once(files), lambda path: load_game(path, rules))  # a game given twice counts once
     if failures:
         raise typer.Exit(say_failures(failures))
+    try:
+        for g in games:
+            _one_player_per_name(g)
+    except KscoreError as error:
+        raise _fail(error) from None
     per_game = [score_games([g]) for g in games]
     names = [Path(g.source).name for g in games]
     result = dynasty(per_game, names)
@@ -248,9 +253,21 @@ def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: 
         emit_json(report.dynasty_json(result, names, per_game))
     else:
         console = Console()
-        for scores in per_game:
-            report.print_scores(console, scores, rank(scores))
+        for scores, g in zip(per_game, games):
+            report.print_scores(console, scores, rank(scores), title=report.game_title([g.source], g.rules))
         report.print_dynasty(console, result, names)
+
+
+def _one_player_per_name(game) -> None:
+    """A dynasty matches players by name, ignoring case and spacing: two kingdoms of one game whose names
+    match that way would be one player with one score lost, so they are refused."""
+    seen: dict[str, str] = {}
+    for kingdom in game.kingdoms:
+        key = " ".join(kingdom.name.split()).casefold()
+        if key in seen:
+            raise KscoreError(f"{game.source}: '{seen[key]}' and '{kingdom.name}' are one player in a dynasty "
+                              "(names match ignoring case and spaces): rename one")
+        seen[key] = kingdom.name
 
 
 # ---------------------------------------------------------------- entry point

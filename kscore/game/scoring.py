@@ -39,7 +39,7 @@ def middle_kingdom(kingdom: Kingdom, rules: GameRules, properties: list[Property
     elif len(castles) > 1:
         why = f"{len(castles)} castles, at " + "; ".join(square_name(p) for p in castles)
     elif castles != [centre]:
-        why = f"the castle is at {square_name(castles[0])}, not the centre {square_name(centre)}"
+        why = f"castle at {square_name(castles[0])}, not on the centre square"
     else:
         why = (f"the frame is not determined (empty {', '.join(empty_edges(kingdom))}); "
                "write `frame: given` in the kingdom's section if this grid is its frame")
