@@ -54,6 +54,8 @@ def _epilog() -> str:
         "kscore photo.jpg : a photo of the table; writes what it read to photo.kingdom, unsure squares marked ?\n\n"
         "kscore photo.kingdom : rescore after fixing a square in that file\n\n"
         "kscore photo.jpg --overlay check.jpg : draw the grid and every reading on the photo\n\n"
+        "kscore table.jpg --names Anna,Ben --sheet sheet.png : name the photo's kingdoms, draw the score sheet\n\n"
+        "kscore game.kingdom --csv - : the CSV alone on standard output (points per terrain and bonus)\n\n"
         "kscore tournament/ --each --csv results.csv : every photo of a folder its own game, one CSV line per kingdom\n\n"
         f"[b]Subcommands[/b]\n\n{subs}\n\n"
         f"{_EXIT_HELP}\n\n{_FORMAT_HELP}"
@@ -116,6 +118,27 @@ def _once(files: list[Path]) -> list[Path]:
     return out
 
 
+class PlainHelp(typer.core.TyperCommand):
+    """Help as a person reads it: `Usage: kscore [OPTIONS] FILE...`, no `<bool>` beside -h and no
+    `<list[Path]>` beside FILE (Typer prints its Python types there)."""
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        for param in params:
+            if isinstance(param, typer.core.TyperArgument) and param.metavar:
+                shown = param.metavar + ("..." if param.nargs != 1 else "")
+                shown = shown if param.required else f"[{shown}]"
+                param.display_type_rich = lambda ctx: None
+                param._usage_display_name = lambda shown=shown: shown
+        return params
+
+
 # ---------------------------------------------------------------- kscore FILE...
 
 score_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode="rich",
@@ -136,8 +159,9 @@ _GAME = typer.Option("kingdomino", "--game", metavar="NAME",
 _SCORE_HELP = (
     "Score finished Kingdomino kingdoms and rank the players.\n\n"
     "All the kingdoms given are the players of one game (a file may hold several, each under a [Name] line). "
-    "Each gets a table of its properties, bonuses, total, warnings and unsure squares; then comes the ranking "
-    "with the official tiebreaks (points, largest property, most crowns, else a shared place)."
+    "Several players get a score sheet: a column each, points per terrain and per bonus, total, place and the "
+    "tiebreak that decided it (official: points, largest property, most crowns, else shared); --detail adds each "
+    "kingdom's grid and property table. One kingdom gets its grid and table."
 )
 
 
@@ -173,7 +197,7 @@ _VERSION = typer.Option(False, "--version", metavar="", is_eager=True, callback=
                         help="Print kscore's version and exit.")
 
 
-@score_app.command(help=_SCORE_HELP, epilog=_epilog())
+@score_app.command(help=_SCORE_HELP, epilog=_epilog(), cls=PlainHelp)
 @_interruptible
 def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,
           no_tileset: bool = _NO_TILESET, game: str = _GAME, overlay: Optional[Path] = _OVERLAY,
@@ -224,7 +248,7 @@ dynasty_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, 
                         context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@dynasty_app.command(epilog="[b]Example[/b]\n\nkscore dynasty game1.kingdom game2.kingdom game3.kingdom\n\n"
+@dynasty_app.command(cls=PlainHelp, epilog="[b]Example[/b]\n\nkscore dynasty game1.kingdom game2.kingdom game3.kingdom\n\n"
                      + _EXIT_HELP + "\n\n" + _FORMAT_HELP)
 @_interruptible
 def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] = _VARIANT,

@@ -73,8 +73,12 @@ def evaluate_photo_items(folder: Path | str, tileset=None, models=None, echo=pri
     from kscore.app.pipeline import read_photo
 
     rules = GameRules(use_tileset=tileset is not None, tileset=getattr(tileset, "name", "kingdomino") if tileset else "kingdomino")
+    from kscore.lab.progress import Progress
+
     result = PhotoEvaluation()
-    for path, labelled in load_photo_items(folder).items():
+    items = load_photo_items(folder)
+    progress = Progress("eval", len(items), quiet=echo is None or len(items) < 2)
+    for path, labelled in items.items():
         start = time.perf_counter()
         try:
             game = read_photo(path, rules, models=models)
@@ -83,6 +87,7 @@ def evaluate_photo_items(folder: Path | str, tileset=None, models=None, echo=pri
             found = []
             result.failures.append(str(error))
         result.seconds.append(time.perf_counter() - start)
+        progress.step(f"photos read ({path.name})")
         used = set()
         for truth in labelled:
             truth_corners = np.array(truth.corners)

@@ -169,6 +169,10 @@ def evaluate_boards(
         folds = min(folds, len(kingdoms))
         report = EvalReport(str(folder), f"grouped CV by kingdom, {folds} folds"
                             + (f", + {len(phone)} phone squares in training" if phone else ""))
+        from kscore.lab.progress import Progress
+
+        progress = Progress("eval --cv", folds, quiet=not echo)
+        progress.say(f"{len(boards)} boards, {folds} folds: each fold retrains the models")
         for f in range(folds):
             held = {k for i, k in enumerate(kingdoms) if i % folds == f}
             with single_threaded():
@@ -176,8 +180,7 @@ def evaluate_boards(
             for b in boards:
                 if b.group in held:
                     report.results.append(_read(b, images[b.board_id], fold_models, tileset))
-            if echo:
-                print(f"fold {f + 1}/{folds} done", flush=True)
+            progress.step("folds done")
         order = {b.board_id: i for i, b in enumerate(boards)}
         report.results.sort(key=lambda r: order[r.board_id])
     if echo:

@@ -570,11 +570,19 @@ def train(
     tiles_phone: Path | str | None = DEFAULT_PHONE,
     out: Path | str = DEFAULT_OUT,
     limit_phone_per_class: int | None = None,
+    quiet: bool = False,
 ) -> Path:
-    """Rebuild the recognition model file in `out` from labelled boards (+ phone squares)."""
+    """Rebuild the recognition model file in `out` from labelled boards (+ phone squares); steps said on stderr."""
+    from kscore.lab.progress import Progress
+
+    progress = Progress("train", quiet=quiet)
     with single_threaded():
+        progress.say(f"loading the boards of {folder_boards}")
         samples = load_board_samples(folder_boards)
         if tiles_phone is not None and Path(tiles_phone).is_dir():
+            progress.say(f"loading the phone squares of {tiles_phone}")
             samples += load_phone_samples(tiles_phone, limit_phone_per_class)
+        progress.say(f"fitting the models on {len(samples)} samples (minutes for the whole data set)")
         models = fit_models(samples)
+    progress.say("done")
     return models.save(out)
