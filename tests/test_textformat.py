@@ -101,12 +101,14 @@ def test_unknown_terrain_error_names_file_line_column():
     "text, where, words",
     [
         ("W4 W0 F0 F1 L0\n" + ALICE_GRID.split("\n", 1)[1], "t.kingdom:1:1:", "4 crowns"),
-        ("W1 W0 F0 F1\n" + ALICE_GRID.split("\n", 1)[1], "t.kingdom:2:13:", "row has 5 squares"),
-        ("W1 W0 F0 F1 L0 L0\n" + ALICE_GRID.split("\n", 1)[1], "t.kingdom:2:", "rows of equal length"),
+        ("W1 W0 F0 F1\n" + ALICE_GRID.split("\n", 1)[1], "t.kingdom:1:12:", "row has 4 squares but the other rows have 5"),
+        # the first row is the one too long: it is blamed, not the four rows after it
+        ("W1 W0 F0 F1 L0 L0\n" + ALICE_GRID.split("\n", 1)[1], "t.kingdom:1:16:",
+         "row has 6 squares but the other rows have 5"),
         ("W W W W\nW W W W\nC W W W\nW W W W\n", "t.kingdom:1:", "4 rows of 4 squares (expected 5x5 or 7x7)"),
         ("W W W W W\nW W W W W\nW W C W W\nW W W W W\n", "t.kingdom:1:", "4 rows of 5 squares"),
         (ALICE_GRID.replace("C ", "C1"), "t.kingdom:2:7:", "carries no crowns"),
-        (ALICE_GRID.replace("M2", "M1g2"), "t.kingdom:4:1:", "2 giants but 1 crowns"),
+        (ALICE_GRID.replace("M2", "M1g2"), "t.kingdom:4:1:", "2 giants but 1 crown"),
         (ALICE_GRID.replace("M2", "M2x"), "t.kingdom:4:1:", "cannot read square 'M2x'"),
         (ALICE_GRID.replace("M2", "M2g0"), "t.kingdom:4:1:", "g0 means no giant"),
         ("colour: red\n" + ALICE_GRID, "t.kingdom:1:1:", "unknown key 'colour' (expected one of game, variants"),
@@ -254,3 +256,20 @@ def test_utf16_from_windows_notepad_is_read(tmp_path):
         path = tmp_path / "k.kingdom"
         path.write_bytes(bom + ALICE_GRID.replace("\n", "\r\n").encode(encoding))  # was "a binary file"
         assert read_game(path).kingdoms[0][1, 2].terrain is Terrain.CASTLE
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[Alice\n" + ALICE_GRID, "t.kingdom:1:1: a kingdom's name line needs its closing ']' (expected [Alice])"),
+        (ALICE_GRID.replace("W1", "1W", 1),
+         "t.kingdom:1:1: cannot read square '1W': did you mean 'W1'? (expected the terrain letter first, then its crowns)"),
+        (ALICE_GRID.replace("W1 W0", "W1W0", 1),
+         "t.kingdom:1:1: cannot read square 'W1W0': did you mean 'W1 W0'? (expected squares separated by spaces)"),
+        # a longer row in the middle is still that row's fault
+        (ALICE_GRID.replace("L0 L1\n", "L0 L1 L1\n", 1),
+         "t.kingdom:2:16: row has 6 squares but the first row (line 1) has 5 (expected rows of equal length)"),
+    ],
+)
+def test_typing_slips_get_a_message_that_says_what_was_meant(text, message):
+    assert error_of(text, "t.kingdom") == message

@@ -32,6 +32,7 @@ from kscore.game import registry
 from kscore.game.expansions.errors import ExpansionError
 from kscore.game.kingdom import BASE_LETTERS, MAX_CROWNS, SUPPORTED_SIZES, Kingdom, Square, Terrain
 from kscore.game.rules import Game, GameRules
+from kscore.game.scoreline import count
 from kscore.game.tileset import TILESETS
 
 __all__ = [
@@ -122,6 +123,8 @@ DEFAULT_TILESET: dict[str, str] = {"kingdomino": "kingdomino", "queendomino": "q
 
 # ---------------------------------------------------------------- squares
 
+#: One square's token inside a run of squares written without spaces (`W1W0` = `W1 W0`).
+_SQUARES_RUN = re.compile(r"[A-Za-z]\d?(?:g\d?)?\??")
 _REST = re.compile(r"(?P<crowns>\d+)?(?:[gG](?P<giants>\d+)?(?P<g>))?(?P<unsure>\?)?")
 
 
@@ -134,12 +137,20 @@ def _letters_hint(letters: Mapping[str, Terrain]) -> str:
 def parse_square(token: str, letters: Mapping[str, Terrain] = BASE_LETTERS) -> Square:
     """One square token (`F1`, `m2g?`, `C`, `.`) -> Square; raises Problem."""
     letter = token[0].upper()
+    swapped = re.fullmatch(r"(\d)([A-Za-z])", token)
+    if swapped and swapped[2].upper() in letters:  # `1W`: the crowns written first
+        raise Problem(f"cannot read square '{token}': did you mean '{swapped[2].upper()}{swapped[1]}'?",
+                      "the terrain letter first, then its crowns")
     if letter not in letters:
         elsewhere = [f"{letter} is {t[letter].value} in {g}" for g, t in GAME_LETTERS.items() if letter in t]
         other_game = f" in this game ({'; '.join(elsewhere)}: set `game:` in the header)" if elsewhere else ""
         raise Problem(f"unknown terrain '{token[0]}'{other_game}", _letters_hint(letters))
     terrain = letters[letter]
     match = _REST.fullmatch(token[1:])
+    joined = [] if match else _SQUARES_RUN.findall(token)
+    if len(joined) > 1 and "".join(joined) == token and all(piece[0].upper() in letters for piece in joined):
+        raise Problem(f"cannot read square '{token}': did you mean '{' '.join(joined)}'?",
+                      "squares separated by spaces")
     if not match:
         raise Problem(f"cannot read square '{token}'",
                       "a terrain letter, crowns 0-3, optional giants g or gN, optional ?, like F1, M2g or L0?")
@@ -152,7 +163,7 @@ def parse_square(token: str, letters: Mapping[str, Terrain] = BASE_LETTERS) -> S
         raise Problem(f"'{token}': a {terrain.value} square carries no crowns or giants",
                       f"'{letter}' alone")
     if giants > crowns:
-        raise Problem(f"'{token}': {giants} giants but {crowns} crowns",
+        raise Problem(f"'{token}': {count(giants, 'giant')} but {count(crowns, 'crown')}",
                       "at most one giant per crown")
     if has_giants and giants == 0:
         raise Problem(f"'{token}': g0 means no giant", "g, or gN with N >= 1, or nothing")
@@ -208,6 +219,9 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
         line = _strip_comment(raw)
         if not line.strip():
             continue
+        if line.lstrip().startswith("[") and not _SECTION.fullmatch(line):
+            fail("a kingdom's name line needs its closing ']'", number, line.index("[") + 1,
+                 f"[{line.strip().lstrip('[').rstrip(']').strip() or 'Alice'}]")
         if m := _SECTION.fullmatch(line):
             name = m["name"].strip()
             if not name:
@@ -284,19 +298,22 @@ def _build_kingdom(section: _Section, letters, fail, sectioned: bool) -> Kingdom
         fail(f"{where} has no rows of squares", section.line if sectioned else None, None,
              "rows of squares like 'W1 G0 C L0 .'")
     first_line, first = section.rows[0]
-    width = len(first)
+    # The odd row out is the one to blame: a first row one square too long is the first row's fault.
+    lengths = [len(tokens) for _, tokens in section.rows]
+    width = max(lengths, key=lambda n: (lengths.count(n), n == len(first)))
     grid = []
     for number, tokens in section.rows:
-        if len(tokens) != width:
-            col = tokens[width][0] if len(tokens) > width else len(_line_end(tokens)) + 1
-            fail(f"row has {len(tokens)} squares but the first row (line {first_line}) has {width}",
-                 number, col, "rows of equal length")
         row = []
-        for col, token in tokens:
+        for col, token in tokens:  # first: `W1W0` is a missing space, which also shortens the row
             try:
                 row.append(parse_square(token, letters))
             except Problem as problem:
                 fail(problem.message, number, col, problem.expected)
+        if len(tokens) != width:
+            col = tokens[width][0] if len(tokens) > width else len(_line_end(tokens)) + 1
+            others = (f"the first row (line {first_line}) has {width}" if width == len(first)
+                      else f"the other rows have {width}")
+            fail(f"row has {len(tokens)} squares but {others}", number, col, "rows of equal length")
         grid.append(row)
     height = len(grid)
     if height != width or width not in SUPPORTED_SIZES:
