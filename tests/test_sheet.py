@@ -271,3 +271,19 @@ def test_dynasty_names_differing_in_case_are_one_player_or_an_error(capsys, tmp_
     assert (code, out) == (2, "")  # in one game: never one score silently dropped
     assert err == (f"kscore: {clash}: 'Alice' and 'alice' are one player in a dynasty (names match ignoring case "
                    "and spaces): rename one\n")
+
+
+def test_terrain_colours_stay_distinct_on_a_16_colour_terminal_and_unsure_squares_stand_out():
+    from rich.color import ColorSystem
+    from rich.style import Style
+
+    from kscore.app.report import _STYLE, grid_text
+    from kscore.game.kingdom import BASE_TERRAINS
+
+    standard = [Style.parse(_STYLE[t]).color.downgrade(ColorSystem.STANDARD).number for t in BASE_TERRAINS]
+    assert len(set(standard)) == len(BASE_TERRAINS)  # swamp and mine were both plain white here
+    game = read_game(SAMPLE)
+    text = grid_text(score_kingdom(game.kingdoms[1], game.rules))  # Bob: G2? at row 4, column 4
+    styled = {text.plain[span.start:span.end]: str(span.style) for span in text.spans}
+    assert "reverse" in styled["G2?"]
+    assert "reverse" not in styled["G0"]

@@ -85,12 +85,14 @@ def dynasty_json(result: Dynasty, games: Sequence[str], scores: Sequence[Sequenc
 
 # ---------------------------------------------------------------- people
 
+#: Terrain colours, distinct even on a 16-colour terminal (swamp and mine were both "white" there):
+#: wheat 11, grassland 10, forest 2, lake 12, swamp 3 (brown on most), mine 7.
 _STYLE = {
-    Terrain.WHEAT: "bold yellow",
+    Terrain.WHEAT: "bold bright_yellow",
     Terrain.GRASSLAND: "bold bright_green",
     Terrain.FOREST: "bold green4",
     Terrain.LAKE: "bold bright_blue",
-    Terrain.SWAMP: "bold tan",
+    Terrain.SWAMP: "bold dark_orange3",
     Terrain.MINE: "bold grey50",
     Terrain.CASTLE: "bold white on red",
     Terrain.EMPTY: "dim",
@@ -115,8 +117,9 @@ def grid_text(score: KingdomScore) -> Text:
     text = Text()
     for r, row in enumerate(score.kingdom.rows):
         for c, square in enumerate(row):
-            text.append(tokens[r][c].ljust(width), _STYLE.get(square.terrain, "bold"))
-            text.append(" ")
+            style = _STYLE.get(square.terrain, "bold") + (" reverse" if square.uncertain else "")  # unsure: stands out
+            text.append(tokens[r][c], style)
+            text.append(" " * (width - len(tokens[r][c]) + 1))
         text.append("\n")
     text.rstrip()
     return text
