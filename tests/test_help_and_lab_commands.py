@@ -58,3 +58,13 @@ def test_train_says_what_it_trains_on_and_shows_progress(tmp_path):
     assert any(line.startswith("train: fitting the models on 4 samples") for line in lines)
     assert lines[-1].startswith("train: done (")
     assert (tmp_path / "recognition.npz").is_file()
+
+
+def test_the_readme_links_the_rules_in_the_repository_not_outside_it():
+    readme = (PROJECT / "README.md").read_text()
+    assert "../shared/docs" not in readme  # a user of the repository has no ../shared
+    assert "(docs/rules.md)" in readme
+    rules = (PROJECT / "docs" / "rules.md").read_text()
+    for section in ("Middle Kingdom: +10", "Harmony: +5", "largest property", "Queendomino", "Age of Giants",
+                    "folie-des-grandeurs", "Origins"):
+        assert section in rules

@@ -34,6 +34,9 @@ def apply_names(games: Sequence[Game], names: Sequence[str]) -> list[Game]:
     if not names:
         return list(games)
     photos = photo_games(games)
+    if not photos:
+        raise KscoreError("--names names the kingdoms read from photos; a text file names its players in its "
+                          "[Name] lines")
     count = sum(len(g.kingdoms) for g in photos)
     if count != len(names):
         raise KscoreError(f"--names gives {len(names)} name{'s' if len(names) != 1 else ''} but the photos hold "
