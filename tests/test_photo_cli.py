@@ -72,7 +72,9 @@ def test_overlay_and_csv(capsys, photos, tmp_path):
     assert "the old one is kept as results.csv.bak" in err + out
     for name in ("out-table.jpg", "out-mat.jpg"):  # several photos: one picture each
         drawn = cv2.imread(str(tmp_path / name))
-        assert drawn is not None and drawn.shape[:2] == cv2.imread(str(tmp_path / name.split("-")[1])).shape[:2]
+        photo = cv2.imread(str(tmp_path / name.split("-")[1]))
+        assert drawn is not None and drawn.shape[1] == photo.shape[1]
+        assert photo.shape[0] < drawn.shape[0] < photo.shape[0] * 1.2  # the photo, and the legend's strip under it
     rows = list(csv.DictReader(table_csv.open()))
     assert [r["kingdom"] for r in rows] == ["table", "mat"]
     assert {r["size"] for r in rows} == {"5", "7"}
