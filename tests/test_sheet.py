@@ -287,3 +287,13 @@ def test_terrain_colours_stay_distinct_on_a_16_colour_terminal_and_unsure_square
     styled = {text.plain[span.start:span.end]: str(span.style) for span in text.spans}
     assert "reverse" in styled["G2?"]
     assert "reverse" not in styled["G0"]
+
+
+def test_detail_says_giants_lines_as_information_not_plus_zero(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = run(capsys, TEST_DATA / "expansions" / "giants.kingdom", "--detail")
+    assert code == 0
+    assert "+0 giants" not in out and "(giants)" not in out
+    assert "giants: the mine territory at row 2, column 1 (4 squares): 4 x 8 = 32 without giants, 4 x 7 = 28 with " \
+           "1 crown under a giant: the giants cost 4" in out
+    assert "+10 folie-des-grandeurs (quest): Folie des Grandeurs: 1 alignment of three" in out
