@@ -127,8 +127,9 @@ def layout(sheet: Sheet, thumbnails: Sequence[np.ndarray | None]) -> tuple[tuple
     shapes: list = []
     y = MARGIN + 26
     shapes.append(Label("Score sheet", MARGIN, y, 0.9, PRINT, 2))
-    if sheet.title:
-        shapes.append(Label(sheet.title, MARGIN + text_width("Score sheet", 0.9, 2) + 16, y, 0.5, PRINT))
+    if sheet.title:  # on its own line: a viewer's font for the SVG may be wider than the layout measured
+        y += 26
+        shapes.append(Label(_fit(sheet.title, 0.5, width - 2 * MARGIN), MARGIN, y, 0.5, PRINT))
     y += 22
     col_x = [MARGIN + LABEL_W + i * COL_W for i in range(n)]
     winners = set(sheet.winners)
@@ -236,7 +237,10 @@ def render_svg(size: tuple[int, int], shapes: Sequence) -> str:
             anchor = ' text-anchor="end"' if s.right else ""
             weight = ' font-weight="bold"' if s.thick > 1 else ""
             px = round(s.scale * 30)  # Hershey's scale 1.0 is about 30 px tall
+            # textLength: the width the layout measured, whatever font the viewer has (no overlaps)
+            length = text_width(s.text, s.scale, s.thick)
             out.append(f'<text x="{s.x}" y="{s.y}" font-family="sans-serif" font-size="{px}" '
+                       f'textLength="{length}" lengthAdjust="spacingAndGlyphs" '
                        f'fill="{_rgb(s.colour)}"{anchor}{weight}>{escape(s.text)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
