@@ -5,6 +5,16 @@ Each carries the exit code the CLI returns: 2 bad input, 3 nothing recognisable.
 
 from __future__ import annotations
 
+import re
+
+#: A message quotes the user's token; a pasted 10 MB token must not become a 10 MB line.
+_LONG_RUN = re.compile(r"\S{61,}")
+
+
+def _cut(text: str) -> str:
+    """Each run of more than 60 non-space characters kept to its first 40 and last 8."""
+    return _LONG_RUN.sub(lambda m: f"{m[0][:40]}...({len(m[0])} characters)...{m[0][-8:]}", text)
+
 
 class KscoreError(Exception):
     """Bad input a user can fix; str(error) is the whole one-line message."""
@@ -30,9 +40,9 @@ class KingdomFormatError(KscoreError):
             where += f":{self.line}"
             if self.col is not None:
                 where += f":{self.col}"
-        text = f"{where}: {self.message}"
+        text = f"{where}: {_cut(self.message)}"
         if self.expected:
-            text += f" (expected {self.expected})"
+            text += f" (expected {_cut(self.expected)})"
         return text
 
 

@@ -121,7 +121,7 @@ def test_unknown_terrain_error_names_file_line_column():
         ("[A]\nvariants: harmony\n" + ALICE_GRID, "t.kingdom:2:1:", "applies to the whole game"),
         ("frame: given\n[A]\n" + ALICE_GRID, "t.kingdom:1:1:", "belongs to one kingdom"),
         ("[A]\ngold: 3\n" + ALICE_GRID, "t.kingdom:2:1:", "unknown kingdom key 'gold'"),
-        ("[A]\nframe: maybe\n" + ALICE_GRID, "t.kingdom:1:", "unknown frame 'maybe'"),
+        ("[A]\nframe: maybe\n" + ALICE_GRID, "t.kingdom:2:8:", "unknown frame 'maybe'"),
         (ALICE_GRID + "[A]\n" + ALICE_GRID, "t.kingdom:1:1:", "before the first [Name] line"),
         ("[A]\n" + ALICE_GRID + "[A]\n" + ALICE_GRID, "t.kingdom:7:1:", "two kingdoms named 'A'"),
         ("[A]\n" + ALICE_GRID + "[B]\n", "t.kingdom:7:", "kingdom 'B' has no rows"),
@@ -158,7 +158,7 @@ def test_unreadable_files(tmp_path, make, words):
     make(path)
     with pytest.raises(KingdomFormatError) as info:
         read_game(path)
-    assert str(info.value).startswith(f"{path}: ")
+    assert str(info.value).startswith(f"{path}:")  # file:line:col: for a bad byte
     assert words in str(info.value)
 
 

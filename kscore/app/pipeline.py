@@ -198,7 +198,8 @@ def save_reading(game: Game, photo_path: Path | str, force: bool = False) -> str
     """
     target = reading_path(photo_path)
     names = [k.name for k in game.kingdoms]
-    text = ("# read from " + Path(photo_path).name + ": fix any square, `?` marks unsure ones, then run kscore on "
+    shown = Path(photo_path).name.replace("\r", " ").replace("\n", " ")  # a newline in the name would end the comment
+    text = ("# read from " + shown + ": fix any square, `?` marks unsure ones, then run kscore on "
             "this file (or on the photo again: this file wins over the photo; --reread scores the photo)\n"
             f"# rename a player: change [{names[0]}] to their name, like [Anna] "
             "(or: kscore PHOTO --names " + ",".join(["Anna", "Ben", "Carla", "Dan", "Eve", "Finn"][: len(names)]) + ")\n")

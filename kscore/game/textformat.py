@@ -124,8 +124,9 @@ DEFAULT_TILESET: dict[str, str] = {"kingdomino": "kingdomino", "queendomino": "q
 # ---------------------------------------------------------------- squares
 
 #: One square's token inside a run of squares written without spaces (`W1W0` = `W1 W0`).
-_SQUARES_RUN = re.compile(r"[A-Za-z]\d?(?:g\d?)?\??")
-_REST = re.compile(r"(?P<crowns>\d+)?(?:[gG](?P<giants>\d+)?(?P<g>))?(?P<unsure>\?)?")
+_SQUARES_RUN = re.compile(r"[A-Za-z][0-9]?(?:g[0-9]?)?\??")
+# ASCII digits only: "\d" takes any script's digits, which no one types for a crown.
+_REST = re.compile(r"(?P<crowns>[0-9]+)?(?:[gG](?P<giants>[0-9]+)?(?P<g>))?(?P<unsure>\?)?")
 
 
 def _letters_hint(letters: Mapping[str, Terrain]) -> str:
@@ -154,9 +155,9 @@ def parse_square(token: str, letters: Mapping[str, Terrain] = BASE_LETTERS) -> S
     if not match:
         raise Problem(f"cannot read square '{token}'",
                       "a terrain letter, crowns 0-3, optional giants g or gN, optional ?, like F1, M2g or L0?")
-    crowns = int(match["crowns"] or 0)
+    crowns = _small(match["crowns"] or "0", token)
     has_giants = match["g"] is not None
-    giants = int(match["giants"]) if match["giants"] else (1 if has_giants else 0)
+    giants = _small(match["giants"], token) if match["giants"] else (1 if has_giants else 0)
     if crowns > MAX_CROWNS:
         raise Problem(f"{crowns} crowns on '{token}'", f"crowns 0-{MAX_CROWNS}")
     if not terrain.scores and (crowns or giants):
@@ -168,6 +169,13 @@ def parse_square(token: str, letters: Mapping[str, Terrain] = BASE_LETTERS) -> S
     if has_giants and giants == 0:
         raise Problem(f"'{token}': g0 means no giant", "g, or gN with N >= 1, or nothing")
     return Square(terrain, crowns, giants, bool(match["unsure"]))
+
+
+def _small(digits: str, token: str) -> int:
+    """Crowns or giants: a few digits at most (int() of 4,300+ digits is an error of its own)."""
+    if len(digits.lstrip("0")) > 2:
+        raise Problem(f"'{token}': {len(digits)} digits of crowns or giants", f"crowns 0-{MAX_CROWNS}")
+    return int(digits)
 
 
 def square_token(square: Square, letters: Mapping[str, Terrain] = BASE_LETTERS) -> str:
@@ -194,7 +202,7 @@ class _Section:
     name: str
     line: int
     extras: dict[str, str] = field(default_factory=dict)
-    extras_at: dict[str, int] = field(default_factory=dict)  # key -> line
+    extras_at: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (line, column of the value)
     rows: list[tuple[int, list[tuple[int, str]]]] = field(default_factory=list)  # (line, [(col, token)])
 
 
@@ -211,11 +219,12 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
     header: dict[str, str] = {}
     header_at: dict[str, tuple[int, int]] = {}  # key -> (line, column of the value)
     sections: list[_Section] = []
-    sectioned = any(_SECTION.fullmatch(_strip_comment(line)) for line in text.splitlines())
+    lines = text_lines(text)
+    sectioned = any(_SECTION.fullmatch(_strip_comment(line)) for line in lines)
     if not sectioned:
         sections.append(_Section("stdin" if source == "-" else Path(source).stem or source, 1))
 
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines, start=1):
         line = _strip_comment(raw)
         if not line.strip():
             continue
@@ -253,7 +262,7 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
                 if key in extras:
                     fail(f"'{key}' given twice for '{sections[-1].name}'", number, col)
                 extras[key] = value
-                sections[-1].extras_at[key] = number
+                sections[-1].extras_at[key] = (number, m.start("value") + 1)
             continue
         if not sections:
             fail("a row of squares before the first [Name] line", number, 1, "[Name] first")
@@ -281,11 +290,17 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
         try:  # the game's own lines (coins, buildings, cavemen...) and limits (giants)
             registry.check_kingdom(kingdom, rules)
         except ExpansionError as problem:
-            fail(str(problem), section.extras_at.get(problem.key or "", section.line if sectioned else None))
+            fail(str(problem), *section.extras_at.get(problem.key or "", (section.line if sectioned else None, None)))
         kingdoms.append(kingdom)
     if not kingdoms:
         fail("no kingdom in this file", None, None, "rows of squares like 'W1 G0 C L0 .'")
     return Game(rules, tuple(kingdoms), source, header)
+
+
+def text_lines(text: str) -> list[str]:
+    """The file's lines: only \n (or \r\n) ends one. str.splitlines() also splits at VT, FF, NEL,
+    U+2028..., which a photo's name may hold: kscore writes such names and must read them back."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
 def _strip_comment(line: str) -> str:
@@ -321,7 +336,7 @@ def _build_kingdom(section: _Section, letters, fail, sectioned: bool) -> Kingdom
         fail(f"kingdom '{section.name}' is {height} rows of {width} squares", section.rows[0][0], None, sizes)
     frame = section.extras.get("frame")
     if frame is not None and frame.strip().lower() != "given":
-        fail(f"unknown frame '{frame}'", section.line, None, "'frame: given'")
+        fail(f"unknown frame '{frame}'", *section.extras_at["frame"], "'frame: given'")
     return Kingdom.from_rows(section.name, grid, section.extras)
 
 
@@ -347,7 +362,7 @@ def read_game(path: Path | str, base: GameRules | None = None) -> Game:
     try:  # Windows Notepad's "Unicode" is UTF-16 with a byte-order mark
         text = data.decode("utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        text, bad = "\x00", error.start
+        text, bad = "\x00", error.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)  # utf-8-sig counts after its BOM
     if "\x00" in text:  # not text: a photo under another name gets told so
         image = _image_kind(data)
         if image:
@@ -356,9 +371,10 @@ def read_game(path: Path | str, base: GameRules | None = None) -> Game:
                                      f"{names} (rename or convert it)", source)
         if b"\x00" in data:
             raise KingdomFormatError("this is a binary file, not a kingdom text file", source)
-        line = data.count(b"\n", 0, bad) + 1
-        raise KingdomFormatError(f"not UTF-8 text (bad byte at offset {bad}, line {line})", source, None, None,
-                                 "the file saved as UTF-8")
+        line_start = data.rfind(b"\n", 0, bad) + 1
+        col = len(data[line_start:bad].decode("utf-8", "replace")) + 1  # in characters, as an editor counts
+        raise KingdomFormatError(f"not UTF-8 text (byte 0x{data[bad]:02x} at offset {bad})", source,
+                                 data.count(b"\n", 0, bad) + 1, col, "the file saved as UTF-8")
     if not text.strip():
         raise KingdomFormatError("empty file", source, None, None, "rows of squares like 'W1 G0 C L0 .'")
     return parse_game(text, source, base)

@@ -46,6 +46,7 @@ from typing import Mapping
 from kscore.game.kingdom import Kingdom, Position, Terrain, square_name
 from kscore.game.scoreline import ScoreLine, count
 from kscore.game.expansions.errors import ExtrasError
+from kscore.game.expansions.numbers import checked, shown, whole_number
 
 ORIGINS_LETTERS: Mapping[str, Terrain] = {
     "G": Terrain.GRASSLAND,
@@ -64,8 +65,8 @@ TRIBE_KEYS = ("cavemen",)
 EXTRAS_KEYS = TOTEM_KEYS + TRIBE_KEYS
 MODES = ("totem", "tribe")
 
-_HUNTER = re.compile(r"^(hunter|gatherer)\s*:\s*([a-z]+)\s*@\s*(\d+)\s*,\s*(\d+)$")
-_WARRIOR = re.compile(r"^warrior\s*:\s*(\d+)\s*@\s*(\d+)\s*,\s*(\d+)$")
+_HUNTER = re.compile(r"^(hunter|gatherer)\s*:\s*([a-z]+)\s*@\s*([0-9]+)\s*,\s*([0-9]+)$")
+_WARRIOR = re.compile(r"^warrior\s*:\s*([0-9]+)\s*@\s*([0-9]+)\s*,\s*([0-9]+)$")
 
 
 @dataclass(frozen=True)
@@ -88,24 +89,24 @@ def _parse_caveman(item: str, size: int) -> Caveman:
     text = item.strip().lower()
     hunter, warrior = _HUNTER.match(text), _WARRIOR.match(text)
     if hunter:
-        word, row, col = hunter.group(2), int(hunter.group(3)), int(hunter.group(4))
+        word, row, col = hunter.group(2), checked("cavemen", hunter.group(3)), checked("cavemen", hunter.group(4))
         terrains = {t.value: t for t in ORIGINS_TERRAINS}
         if word not in terrains:
-            raise ExtrasError("cavemen", f"{item.strip()!r}: {word!r} is not an Origins terrain ({', '.join(terrains)})")
+            raise ExtrasError("cavemen", f"{shown(item)}: {shown(word)} is not an Origins terrain ({', '.join(terrains)})")
         caveman = Caveman("hunter", (row - 1, col - 1), terrain=terrains[word])
     elif warrior:
-        value, row, col = (int(g) for g in warrior.groups())
+        value, row, col = (checked("cavemen", g) for g in warrior.groups())
         if value < 1:
-            raise ExtrasError("cavemen", f"{item.strip()!r}: a warrior's value is 1 or more")
+            raise ExtrasError("cavemen", f"{shown(item)}: a warrior's value is 1 or more")
         caveman = Caveman("warrior", (row - 1, col - 1), value=value)
     else:
         raise ExtrasError(
             "cavemen",
-            f"cannot read {item.strip()!r}: write hunter:<terrain>@row,column or warrior:<value>@row,column, "
+            f"cannot read {shown(item)}: write hunter:<terrain>@row,column or warrior:<value>@row,column, "
             "separated by ';' (e.g. hunter:lake@2,3; warrior:2@1,1)",
         )
     if not (1 <= row <= size and 1 <= col <= size):
-        raise ExtrasError("cavemen", f"{item.strip()!r}: square outside the {size}x{size} frame")
+        raise ExtrasError("cavemen", f"{shown(item)}: square outside the {size}x{size} frame")
     return caveman
 
 
@@ -126,20 +127,15 @@ def parse_extras(extras: Mapping[str, str], size: int, mode: str | None = None) 
 
     resources = 0
     if "resources" in extras:
-        try:
-            resources = int(extras["resources"].strip())
-        except ValueError:
-            raise ExtrasError("resources", f"expected a whole number, got {extras['resources'].strip()!r}") from None
-        if resources < 0:
-            raise ExtrasError("resources", f"cannot be negative ({resources})")
+        resources = whole_number("resources", extras["resources"])
     totems: list[str] = []
     for word in (w.strip().lower() for w in extras.get("totems", "").split(",")):
         if not word:
             continue
         if word not in TOTEM_POINTS:
-            raise ExtrasError("totems", f"unknown totem {word!r} (known: {', '.join(TOTEM_POINTS)})")
+            raise ExtrasError("totems", f"unknown totem {shown(word)} (known: {', '.join(TOTEM_POINTS)})")
         if word in totems:
-            raise ExtrasError("totems", f"totem {word!r} named twice: there is one tile of each")
+            raise ExtrasError("totems", f"totem {shown(word)} named twice: there is one tile of each")
         totems.append(word)
     cavemen = tuple(_parse_caveman(item, size) for item in extras.get("cavemen", "").split(";") if item.strip())
     taken: dict[Position, Caveman] = {}

@@ -36,6 +36,7 @@ from typing import Mapping
 from kscore.game.kingdom import BASE_TERRAINS, Kingdom, Terrain
 from kscore.game.scoreline import ScoreLine, count
 from kscore.game.expansions.errors import ExtrasError
+from kscore.game.expansions.numbers import DIGITS, checked, shown, whole_number
 from kscore.game.expansions.territories import find_territories, largest_territory
 
 EXTRAS_KEYS = ("coins", "knights", "towers", "queen", "buildings")
@@ -43,7 +44,7 @@ COINS_PER_POINT = 3
 QUEENDOMINO_TERRAINS = BASE_TERRAINS + (Terrain.VILLAGE,)
 _COUNTED = {"tower": "tower", "towers": "tower", "knight": "knight", "knights": "knight"}
 _COUNTED.update({t.value: t.value for t in QUEENDOMINO_TERRAINS})
-_BUILDING = re.compile(r"^(\d+)\s*x\s*:\s*([a-z]+)$")
+_BUILDING = re.compile(r"^([0-9]+)\s*x\s*:\s*([a-z]+)$")
 _YES = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False, "false": False, "0": False}
 
 
@@ -65,40 +66,30 @@ class QueendominoExtras:
     buildings: tuple[Building, ...] = ()
 
 
-def _count(key: str, value: str) -> int:
-    try:
-        n = int(value.strip())
-    except ValueError:
-        raise ExtrasError(key, f"expected a whole number, got {value.strip()!r}") from None
-    if n < 0:
-        raise ExtrasError(key, f"cannot be negative ({n})")
-    return n
-
-
 def parse_building(text: str) -> Building:
     item = text.strip().lower()
-    if item.isdigit():
-        return Building(item, int(item))
+    if DIGITS.fullmatch(item):  # ASCII only: '²' passes isdigit()
+        return Building(item, checked("buildings", item))
     match = _BUILDING.match(item)
     if match and match.group(2) in _COUNTED:
-        return Building(item, int(match.group(1)), _COUNTED[match.group(2)])
+        return Building(item, checked("buildings", match.group(1)), _COUNTED[match.group(2)])
     raise ExtrasError(
         "buildings",
-        f"cannot read {text.strip()!r}: a building is its points (5) or N points per "
+        f"cannot read {shown(text)}: a building is its points (5) or N points per "
         f"territory of a terrain, per tower or per knight (2x:forest, 1x:tower, 1x:knight)",
     )
 
 
 def parse_extras(extras: Mapping[str, str]) -> QueendominoExtras:
     """Read a kingdom's Queendomino lines (other keys are not this module's business)."""
-    coins = _count("coins", extras["coins"]) if "coins" in extras else 0
-    knights = _count("knights", extras["knights"]) if "knights" in extras else None
-    towers = _count("towers", extras["towers"]) if "towers" in extras else None
+    coins = whole_number("coins", extras["coins"]) if "coins" in extras else 0
+    knights = whole_number("knights", extras["knights"]) if "knights" in extras else None
+    towers = whole_number("towers", extras["towers"]) if "towers" in extras else None
     queen = False
     if "queen" in extras:
         word = extras["queen"].strip().lower()
         if word not in _YES:
-            raise ExtrasError("queen", f"expected yes or no, got {extras['queen'].strip()!r}")
+            raise ExtrasError("queen", f"expected yes or no, got {shown(extras['queen'])}")
         queen = _YES[word]
     buildings: tuple[Building, ...] = ()
     if "buildings" in extras:
