@@ -16,11 +16,20 @@ def is_image(path: Path) -> bool:
     return path.suffix.lower() in IMAGE_SUFFIXES
 
 
+def resolved(path: Path) -> Path:
+    """path.resolve(), or its absolute form when it cannot be resolved (a symlink loop: Python 3.11
+    raises RuntimeError; reading the file then reports it as one line)."""
+    try:
+        return path.expanduser().resolve()
+    except (OSError, RuntimeError):
+        return path.expanduser().absolute()
+
+
 def each_once(paths, repeated: list[str]) -> list[Path]:
     """The paths with any named twice (or also through its folder) kept once; the repeats noted in `repeated`."""
     out, seen = [], set()
     for path in paths:
-        key = Path(path).expanduser().resolve()
+        key = resolved(Path(path))
         if key in seen:
             repeated.append(f"{path} given twice: scored once")
             continue

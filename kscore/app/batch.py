@@ -18,7 +18,7 @@ from kscore.app.inputs import (
     emit_json, every_file_failed, failures_json, is_folder, load_game, load_games, one_game, say_failures, score_games,
 )
 from kscore.errors import KscoreError
-from kscore.filetypes import each_once, is_image
+from kscore.filetypes import each_once, is_image, resolved
 
 
 def expand_paths(paths: Sequence[Path], notes: list[str] | None = None) -> list[Path]:
@@ -211,7 +211,7 @@ def check_outputs(paths: Sequence[Path], outputs: Outputs, folders: Sequence[Pat
     from kscore.app.pipeline import reading_path
 
     def key(path: Path) -> Path:
-        return Path(path).expanduser().resolve()
+        return resolved(Path(path))
 
     inputs = {key(reading_path(p)): f"where the reading of {p} is written" for p in paths if is_image(p)}
     inputs.update({key(p): "one of the files to score" for p in paths})

@@ -63,8 +63,8 @@ def _epilog() -> str:
 
 
 def _interruptible(command):
-    """Ctrl-C ends a command with one line and exit code 130 (Typer would exit silently, click with
-    'Aborted!' and 1). Files are written whole or not at all (pipeline.write_whole)."""
+    """Ctrl-C ends a command with exit code 130 (click would say 'Aborted!' and exit 1); main() says
+    "interrupted". Files are written whole or not at all (pipeline.write_whole)."""
     import functools
 
     @functools.wraps(command)
@@ -72,8 +72,7 @@ def _interruptible(command):
         try:
             return command(*args, **kwargs)
         except KeyboardInterrupt:
-            print("kscore: interrupted", file=sys.stderr)
-            raise typer.Exit(130) from None
+            raise typer.Exit(INTERRUPTED) from None
 
     return run
 
@@ -263,7 +262,9 @@ def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: 
     # A dynasty's totals need every game, so a bad file stops it; but every bad
     # file is named at once, so all can be fixed before the next run.
     games, failures = load_games(_once(files), lambda path: load_game(path, rules))  # a game given twice counts once
-    if failures:
+    if failures:  # --json still prints its one document, naming what failed
+        if as_json:
+            emit_json({"games": [], "players": [], "ranking": [], "warnings": [], "failures": failures_json(failures)})
         raise typer.Exit(say_failures(failures))
     try:
         for g in games:
@@ -302,22 +303,54 @@ def _subcommand_app(name: str) -> typer.Typer:
     return getattr(importlib.import_module(module), attribute)
 
 
+INTERRUPTED = 130
+
+
+def _say_interrupted() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while leaving is not a traceback either
+    print("kscore: interrupted", file=sys.stderr)
+
+
+def _usage_error_type() -> type[Exception]:
+    """click's UsageError/BadParameter base: typer >= 0.2x vendors click as typer._click."""
+    try:
+        from typer._click.exceptions import ClickException
+    except ImportError:
+        from click.exceptions import ClickException
+    return ClickException
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Console-script entry point: dispatch to a subcommand or the score command."""
     args = list(sys.argv[1:] if argv is None else argv)
     if "" in args:  # Path("") is ".": `kscore "$PHOTO"` with PHOTO unset would score the current folder
         print("kscore: an empty argument (an unset variable in a script?): name a file", file=sys.stderr)
         sys.exit(2)
+    usage_error = _usage_error_type()
     try:
         if args and args[0] in SUBCOMMANDS:
-            _subcommand_app(args[0])(args=args[1:], prog_name=f"kscore {args[0]}")
+            name = f"kscore {args[0]}"
+            code = _subcommand_app(args[0])(args=args[1:], prog_name=name, standalone_mode=False)
         else:
-            score_app(args=args, prog_name="kscore")
+            name = "kscore"
+            code = score_app(args=args, prog_name=name, standalone_mode=False)
+        if code == INTERRUPTED:  # typer also turns a Ctrl-C while parsing into this code
+            _say_interrupted()
+        sys.exit(code if isinstance(code, int) else 0)  # typer.Exit(code) is returned when not standalone
+    except usage_error as error:  # click would draw a framed box over several lines
+        message = error.format_message().rstrip(".")
+        print(f"kscore: {message[:1].lower() + message[1:]}; {name} --help lists what it takes", file=sys.stderr)
+        sys.exit(2)
     except KscoreError as error:  # raised outside a command's own handling
         print(f"kscore: {error}", file=sys.stderr)
         sys.exit(error.exit_code)
-    except (KeyboardInterrupt, BrokenPipeError):
-        sys.exit(130)
+    except KeyboardInterrupt:
+        _say_interrupted()
+        sys.exit(INTERRUPTED)
+    except BrokenPipeError:  # `kscore ... | head`: the reader left; nothing to say
+        sys.exit(INTERRUPTED)
     except OSError as error:  # a file kscore could not use: bad input, one line
         print(f"kscore: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
         sys.exit(2)

@@ -1,0 +1,74 @@
+"""Faults around the command line (issue 16): usage errors, symlink loops, Ctrl-C at any
+moment: one line on stderr and the right exit code, never a traceback or a framed box."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import PROJECT
+from conftest import run_kscore as run
+
+ALICE = PROJECT / "tests" / "data" / "alice.kingdom"
+DYNASTY = [PROJECT / "tests" / "data" / f"dynasty{i}.kingdom" for i in (1, 2)]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--jsno", ALICE], "no such option: --jsno"),
+    ([], "missing argument"),
+    ([ALICE, "-v"], "requires an argument"),
+    (["dynasty", "--foo", ALICE], "no such option: --foo"),
+])
+def test_usage_errors_are_one_line_with_a_hint(capsys, args, words):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and words in err and "--help" in err, err
+    assert "╭" not in err and "Usage:" not in err
+
+
+def test_symlink_loops_are_one_line_each_and_the_others_are_scored(capsys, tmp_path):
+    (tmp_path / "a.kingdom").symlink_to(tmp_path / "b.kingdom")
+    (tmp_path / "b.kingdom").symlink_to(tmp_path / "a.kingdom")
+    (tmp_path / "folder").symlink_to(tmp_path / "folder")
+    code, out, err = run(capsys, tmp_path / "a.kingdom", tmp_path / "folder", ALICE, "--json")
+    assert code == 2
+    document = json.loads(out)
+    assert [k["name"] for k in document["kingdoms"]] == ["alice"]
+    assert [f["source"] for f in document["failures"]] == [str(tmp_path / "a.kingdom"), str(tmp_path / "folder")]
+    assert err.count("\n") == 2 and "symbolic links" in err and "Traceback" not in err, err
+
+
+def test_dynasty_json_names_the_failures(capsys, tmp_path):
+    code, out, err = run(capsys, "dynasty", "--json", *DYNASTY, tmp_path / "missing.kingdom")
+    assert code == 2
+    document = json.loads(out)
+    assert document["failures"] == [{"source": str(tmp_path / "missing.kingdom"),
+                                     "error": f"{tmp_path / 'missing.kingdom'}: no such file", "exit_code": 2}]
+    assert err == f"kscore: {tmp_path / 'missing.kingdom'}: no such file\n"
+
+
+def test_ctrl_c_at_any_moment_of_start_up_is_one_line_never_a_traceback():
+    script = PROJECT / ".venv" / "bin" / "kscore"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "kscore.app.entry"]
+    seen = set()
+    # From 60 ms: before that the interpreter itself is starting (its `site` import), which no
+    # code of kscore's can catch; a Ctrl-C there is Python's own "Fatal Python error".
+    for delay in [0.06 + 0.03 * i for i in range(14)]:
+        process = subprocess.Popen([*command, str(ALICE)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   cwd=PROJECT)
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        text = err.decode()
+        assert "Traceback" not in text and "KeyboardInterrupt" not in text, (delay, text)
+        assert process.returncode in (0, 130, -signal.SIGINT), (delay, process.returncode, text)
+        if process.returncode == 130:
+            assert text == "kscore: interrupted\n", text
+        seen.add(process.returncode)
+    assert 130 in seen  # some tries did land while kscore ran
