@@ -36,28 +36,64 @@ class Place:
     detail: str  # a sentence for people, e.g. "tied on 45 points with Bob; largest property 8 vs 6"
 
 
+#: A tie's detail names at most this many of the others (a file of 5,000 kingdoms can tie thousands).
+LISTED = 3
+
+
 def _rank(names: Sequence[str], keys: Sequence[tuple[int, ...]], levels: Sequence[str]) -> list[Place]:
-    """keys[i] = (points, tiebreak 1, tiebreak 2, ...); levels = their names."""
+    """keys[i] = (points, tiebreak 1, tiebreak 2, ...); levels = their names.
+
+    Linear but for sorting: players are grouped by each prefix of their key, and a
+    player's detail reads only its groups' sizes, first members and extreme values."""
+    count = len(names)
+    groups: list[dict[tuple[int, ...], list[int]]] = [{} for _ in levels]  # level -> key prefix -> players
+    for i, key in enumerate(keys):
+        for level in range(len(levels)):
+            groups[level].setdefault(key[: level + 1], []).append(i)
+    # [level - 1][prefix of `level` values]: the sorted values at `level` of those sharing that prefix
+    sorted_values = [{prefix: sorted(keys[j][level + 1] for j in members) for prefix, members in groups[level].items()}
+                     for level in range(len(levels) - 1)]
+    order = sorted(range(count), key=lambda i: keys[i], reverse=True)
+    place_of, above = [0] * count, 0
+    for position, i in enumerate(order):
+        if position and keys[i] != keys[order[position - 1]]:
+            above = position
+        place_of[i] = above + 1
     places = []
     for i, name in enumerate(names):
-        place = 1 + sum(1 for k in keys if k > keys[i])
-        tied = [j for j in range(len(names)) if j != i and keys[j][0] == keys[i][0]]
         tiebreak, detail = POINTS, ""
-        if tied:
+        tied = groups[0][keys[i][:1]]
+        if len(tied) > 1:
             tiebreak = SHARED
-            detail = f"tied on {keys[i][0]} points with " + ", ".join(names[j] for j in tied)
+            detail = f"tied on {keys[i][0]} points with {_others(tied, i, names)}"
             for level in range(1, len(levels)):
-                others = ", ".join(str(keys[j][level]) for j in tied)
-                detail += f"; {levels[level]} {keys[i][level]} vs {others}"
-                same = [j for j in tied if keys[j][level] == keys[i][level]]
-                if not same:
+                mine = keys[i][level]
+                detail += f"; {levels[level]} {mine} vs {_other_values(tied, i, keys, level, sorted_values)}"
+                tied = groups[level][keys[i][: level + 1]]
+                if len(tied) == 1:
                     tiebreak = levels[level]
                     break
-                tied = same
             if tiebreak == SHARED:
                 detail += "; place shared"
-        places.append(Place(place, name, keys[i][0], tiebreak, detail))
+        places.append(Place(place_of[i], name, keys[i][0], tiebreak, detail))
     return sorted(places, key=lambda p: p.place)  # stable: equal places keep input order
+
+
+def _others(group: list[int], me: int, names: Sequence[str]) -> str:
+    """The other players of a group: all of them when few, else the first and how many more."""
+    shown = [names[j] for j in group[: LISTED + 1] if j != me][:LISTED]
+    more = len(group) - 1 - len(shown)
+    return ", ".join(shown) + (f" and {more:,} others" if more else "")
+
+
+def _other_values(group: list[int], me: int, keys, level: int, sorted_values) -> str:
+    """The others' values at a tiebreak level: each when few, else their range."""
+    if len(group) - 1 <= LISTED:
+        return ", ".join(str(keys[j][level]) for j in group if j != me)
+    values, mine = sorted_values[level - 1][keys[me][:level]], keys[me][level]
+    low = values[1] if values[0] == mine else values[0]  # one copy of mine left out
+    high = values[-2] if values[-1] == mine else values[-1]
+    return f"{low}-{high} ({len(group) - 1:,} others)" if low != high else f"{low} ({len(group) - 1:,} others)"
 
 
 def rank(scores: Sequence[KingdomScore], game: str | None = None) -> list[Place]:

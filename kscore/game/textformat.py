@@ -224,6 +224,7 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
     if not sectioned:
         sections.append(_Section("stdin" if source == "-" else Path(source).stem or source, 1))
 
+    names = {s.name for s in sections}  # a file may hold thousands of kingdoms: no list scan per name
     for number, raw in enumerate(lines, start=1):
         line = _strip_comment(raw)
         if not line.strip():
@@ -235,9 +236,10 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
             name = m["name"].strip()
             if not name:
                 fail("empty kingdom name", number, line.index("[") + 1, "a name like [Alice]")
-            if any(s.name == name for s in sections):
+            if name in names:
                 fail(f"two kingdoms named '{name}'", number, line.index("[") + 1, "one [Name] per player")
             sections.append(_Section(name, number))
+            names.add(name)
             continue
         if m := _KEY.fullmatch(line):
             key, value, col = m["key"].lower(), m["value"], m.start("key") + 1

@@ -56,6 +56,8 @@ def check_giants(kingdom: Kingdom) -> None:
 
 def giant_costs(kingdom: Kingdom) -> list[GiantCost]:
     """One entry per territory with at least one giant on it, in reading order."""
+    if not total_giants(kingdom):  # most kingdoms: no territory search at all (files of thousands)
+        return []
     return [GiantCost(t) for t in find_territories(kingdom) if t.giants > 0]
 
 
