@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-#: Photo types OpenCV decodes, in the order messages list them.
-DECODABLE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
-#: iPhones save HEIC by default; OpenCV's wheels cannot decode it (kscore says how to export).
+#: iPhones save HEIC by default; OpenCV's wheels cannot decode it, pillow-heif does.
 HEIF_SUFFIXES = frozenset({".heic", ".heif"})
+#: Photo types kscore decodes (OpenCV, and HEIF with pillow-heif), in the order messages list them.
+DECODABLE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".heic", ".heif")
 #: Files kscore reads as photos (anything else is read as a kingdom text file).
 IMAGE_SUFFIXES = frozenset(DECODABLE_SUFFIXES) | HEIF_SUFFIXES
 
