@@ -82,8 +82,9 @@ def write_overlays(games: Sequence, scores: Sequence, out: Path) -> list[str]:
             kept = back_up(target)
             drawn = [by_kingdom[id(f.kingdom)] for f in game.found]
             write_whole(target, lambda part: write_overlay(game.source, game, drawn, part))
-        except OSError as error:
-            raise KscoreError(str(error)) from None
+        except Exception as error:  # OSError, or cv2.error from imwrite on a full disk; the part file is gone
+            reason = getattr(error, "strerror", None) or "a full disk or a folder that cannot be written?"
+            raise KscoreError(f"cannot write the overlay {target}: {reason}") from None
         messages.append(f"wrote the overlay {target}" + (f" ({kept})" if kept else ""))
     return messages
 
@@ -242,7 +243,18 @@ def check_outputs(paths: Sequence[Path], outputs: Outputs, folders: Sequence[Pat
         check_sheet_path(outputs.sheet)
 
 
-def run_score(files, rules, outputs: Outputs, *, each: bool = False, force: bool = False) -> int:
+def load_all(paths: Sequence[Path], rules, jobs: int, on_read) -> tuple[list, list]:
+    """Every path loaded (photos in `jobs` processes when there are several), each game passed
+    through on_read as it arrives; games and failures in the order of `paths`."""
+    photos = [p for p in paths if is_image(p)]
+    if jobs > 1 and len(photos) > 1:
+        from kscore.app.parallel import load_in_parallel
+
+        return load_in_parallel(paths, rules, jobs, on_read)
+    return load_games(paths, lambda path: on_read(load_game(path, rules)))
+
+
+def run_score(files, rules, outputs: Outputs, *, each: bool = False, force: bool = False, jobs: int = 1) -> int:
     """`kscore FILE...` with photos, folders, --each, --csv, --sheet, --names or --overlay; returns the exit code.
 
     Kingdoms given together are one game (ranked together) unless `each`.
@@ -258,19 +270,25 @@ def run_score(files, rules, outputs: Outputs, *, each: bool = False, force: bool
     early: list[str] = []
     paths = expand_paths(files, early)
     check_outputs(paths, outputs, [f for f in files if is_folder(f)])
-    games, failures = load_games(paths, lambda path: load_game(path, rules))
+    said = ReadingNotes(paths)
+    try:
+        games, failures = load_all(paths, rules, jobs, said.on_read(rules, force, outputs))
+    except KeyboardInterrupt:  # the readings written so far are kept: say where
+        for note in said.ordered():
+            print(f"kscore: {note}", file=sys.stderr)
+        raise
     for note in early:
         print(f"kscore: {note}", file=sys.stderr)
     if not games:  # every file failed: each says why; --json still prints its one document
         empty = {"games": []} if each else {"kingdoms": [], "ranking": []}
         raise every_file_failed(failures, outputs.as_json, empty)
-    games, corrections = player_files(games, rules, force, outputs.reread)
     notes: list[str] = []
     try:
         games = apply_names(games, outputs.names)
     finally:  # saved first (with --names when they fit), even if the game cannot be ranked
-        notes += save_readings([g for g, said in zip(games, corrections) if not said], force)
-        notes += [said for said in corrections if said] + photo_notes(games)
+        if outputs.names:  # kept until named: the file says who is who
+            notes += save_readings([g for g in games if not said.corrected(g)], force)
+        notes += said.ordered() + photo_notes(games)
     groups = [[g] for g in games] if each else [games]
     results = []
     try:
@@ -282,12 +300,6 @@ def run_score(files, rules, outputs: Outputs, *, each: bool = False, force: bool
             print(f"kscore: {note}", file=sys.stderr)
         raise
     all_scores = [s for scores, _ in results for s in scores]
-    if outputs.overlay:
-        notes += write_overlays(games, all_scores, outputs.overlay)
-    if outputs.sheet:
-        notes.append(write_sheets(outputs.sheet, results, groups))
-    if outputs.csv_path:
-        notes.append(write_csv(outputs.csv_path, results, games))
     if outputs.as_json:
         documents = [add_photo_fields(report.scores_json(*r), r[0], games) for r in results]
         document = documents[0] if not each else {"games": documents}
@@ -300,10 +312,62 @@ def run_score(files, rules, outputs: Outputs, *, each: bool = False, force: bool
             title = report.game_title([g.source for g in group], group[0].rules)
             report.print_scores(console, scores, ranking, detail=outputs.detail, title=title)
     code = say_failures(failures)
+    # The files asked for are written after the scores are shown: a full disk or a read-only
+    # folder then costs the file, never the results (or the readings written beside the photos).
+    unwritten = None
+    try:
+        if outputs.overlay:
+            notes += write_overlays(games, all_scores, outputs.overlay)
+        if outputs.sheet:
+            notes.append(write_sheets(outputs.sheet, results, groups))
+        if outputs.csv_path:
+            notes.append(write_csv(outputs.csv_path, results, games))
+    except KscoreError as error:
+        unwritten = error
     for note in notes:
         if note:
             print(f"kscore: {note}", file=sys.stderr)
+    if unwritten:
+        print(f"kscore: {unwritten}", file=sys.stderr)
+        code = max(code, unwritten.exit_code)
     return code
+
+
+class ReadingNotes:
+    """Each photo as it is read: the player's corrected file taken instead (player_files), or its reading
+    written beside it at once (not with --names: those wait to be named), so Ctrl-C halfway through a
+    folder keeps every reading finished. What was done is said in the order of the paths, however the
+    photos finished (--jobs)."""
+
+    def __init__(self, paths: Sequence[Path]) -> None:
+        self.order = {str(p): i for i, p in enumerate(paths)}
+        self.saved: dict[str, str] = {}
+        self.corrections: dict[str, str] = {}
+        self.taken: set[int] = set()  # id() of games replaced by the player's file
+
+    def on_read(self, rules, force: bool, outputs: Outputs):
+        def take(game):
+            if not hasattr(game, "found"):
+                return game
+            source = str(game.source)
+            (game,), (correction,) = player_files([game], rules, force, outputs.reread)
+            if correction:
+                self.corrections[source] = correction
+                self.taken.add(id(game))
+            elif not outputs.names:
+                self.saved[source] = save_readings([game], force)[0]
+            return game
+
+        return take
+
+    def corrected(self, game) -> bool:
+        return id(game) in self.taken
+
+    def ordered(self) -> list[str]:
+        def by_path(notes: dict[str, str]) -> list[str]:
+            return [notes[s] for s in sorted(notes, key=lambda s: self.order.get(s, len(self.order)))]
+
+        return by_path(self.saved) + by_path(self.corrections)
 
 
 def player_files(games: Sequence, rules, force: bool, reread: bool) -> tuple[list, list[str]]:

@@ -181,6 +181,8 @@ _NAMES = typer.Option(None, "--names", metavar="A,B,...",
 _REREAD = typer.Option(False, "--reread", metavar="",
                        help="Photos: score what the photo reads even when its .kingdom file holds your corrections.")
 _EACH = typer.Option(False, "--each", metavar="", help="Each file is its own game (a tournament's folder), ranked alone.")
+_JOBS = typer.Option(0, "--jobs", "-j", metavar="N", show_default=False,
+                     help="Photos read at once, each in its own process (default: the cores you have; 1: one at a time).")
 _FORCE = typer.Option(False, "--force", metavar="", help="Photos: replace an existing photo.kingdom (the old one kept as .bak).")
 
 
@@ -202,6 +204,7 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
           no_tileset: bool = _NO_TILESET, game: str = _GAME, overlay: Optional[Path] = _OVERLAY,
           csv: Optional[Path] = _CSV, sheet: Optional[Path] = _SHEET, detail: bool = _DETAIL,
           names: Optional[str] = _NAMES, reread: bool = _REREAD, each: bool = _EACH, force: bool = _FORCE,
+          jobs: int = _JOBS,
           version: bool = _VERSION) -> None:
     """Score the kingdoms in FILE... (see _SCORE_HELP)."""
     from kscore.app import report
@@ -216,7 +219,13 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
 
             outputs = Outputs(as_json=as_json, overlay=overlay, csv_path=csv, sheet=sheet, detail=detail,
                               names=player_names(names), reread=reread)
-            code = run_score(files, rules, outputs, each=each, force=force)
+            if jobs < 0:
+                raise KscoreError(f"--jobs {jobs}: give a number of processes, 1 or more (0: one per core)")
+            if jobs == 0:
+                from kscore.app.parallel import default_jobs
+
+                jobs = default_jobs()
+            code = run_score(files, rules, outputs, each=each, force=force, jobs=jobs)
             if code:
                 raise typer.Exit(code)
             return

@@ -77,7 +77,7 @@ def load_games(paths: Sequence[Path], load_one: Callable[[Path], Game]) -> tuple
     """
     games, failures = [], []
     photos = [p for p in paths if is_image(p)]
-    with _progress(len(photos)) as progress:
+    with photo_progress(len(photos)) as progress:
         task = progress.add_task("reading photos", total=len(photos)) if progress else None
         for path in paths:
             photo = progress and is_image(path)
@@ -92,7 +92,7 @@ def load_games(paths: Sequence[Path], load_one: Callable[[Path], Game]) -> tuple
     return games, failures
 
 
-def _progress(photos: int):
+def photo_progress(photos: int):
     """A transient bar on a terminal's stderr for two photos or more; else a context that gives None
     (rich.progress is not even imported for text files)."""
     if photos < 2:

@@ -254,7 +254,7 @@ def back_up(path: Path) -> str:
     while backup.exists() and backup.read_bytes() != data:
         number += 1
         backup = path.with_name(f"{path.name}.{number}.bak")
-    shutil.copy2(path, backup)
+    write_whole(backup, lambda part: shutil.copy2(path, part))  # a full disk leaves no 0-byte .bak
     return f"the old one is kept as {backup.name}"
 
 
