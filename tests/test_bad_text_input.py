@@ -75,4 +75,15 @@ def test_names_holding_characters_str_splitlines_splits_at_read_back(odd):
 def test_only_newline_and_crlf_end_a_line():
     assert parse_game(GRID.replace("\n", "\r\n")).kingdoms[0].rows == parse_game(GRID).kingdoms[0].rows
     message = error_of(GRID.replace("\n", "\x0c", 1))  # a form feed does not end the first row
-    assert message.startswith("t.kingdom:2:") and "first row (line 1) has 10" in message, message
+    assert message.startswith("t.kingdom:") and "10 squares" in message, message  # the row the FF did not end
+
+
+@pytest.mark.parametrize("stem", ["[red]r", "a[b]c", "x:smile:", "[b]bold", "[link=x]y"])
+def test_names_are_shown_literally_in_the_terminal(capsys, tmp_path, stem):
+    path = tmp_path / f"{stem}.kingdom"
+    path.write_text(GRID)
+    other = tmp_path / "other.kingdom"
+    other.write_text(GRID.replace("M2", "M3"))
+    code, out, err = run(capsys, path, other)
+    assert code == 0, err
+    assert out.count(stem) >= 2, out  # the panel's title and the ranking

@@ -307,7 +307,7 @@ def run_score(files, rules, outputs: Outputs, *, each: bool = False, force: bool
             document["failures"] = failures_json(failures)
         emit_json(document)
     elif not outputs.csv_to_stdout:
-        console = Console()
+        console = Console(emoji=False)  # a name like a:smile: is shown as written
         for (scores, ranking), group in zip(results, groups):
             title = report.game_title([g.source for g in group], group[0].rules)
             report.print_scores(console, scores, ranking, detail=outputs.detail, title=title)

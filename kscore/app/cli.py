@@ -244,7 +244,7 @@ def score(files: list[Path] = _FILES, as_json: bool = _JSON, variant: list[str] 
         emit_json(document)
     else:
         title = report.game_title([g.source for g in games], games[0].rules)
-        report.print_scores(Console(), scores, ranking, detail=detail, title=title)
+        report.print_scores(Console(emoji=False), scores, ranking, detail=detail, title=title)  # names as written
     code = say_failures(failures)
     if code:
         raise typer.Exit(code)
@@ -286,7 +286,7 @@ def dynasty_command(files: list[Path] = _FILES, as_json: bool = _JSON, variant: 
     if as_json:
         emit_json(report.dynasty_json(result, names, per_game))
     else:
-        console = Console()
+        console = Console(emoji=False)  # a name like a:smile: is shown as written
         for scores, g in zip(per_game, games):
             report.print_scores(console, scores, rank(scores), title=report.game_title([g.source], g.rules))
         report.print_dynasty(console, result, names)

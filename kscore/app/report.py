@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 from rich import box
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -162,7 +163,7 @@ def kingdom_panel(score: KingdomScore) -> Panel:
     for warning in score.warnings:
         parts.append(Text(f"warning: {warning}", style="red"))
     k = score.kingdom
-    return Panel(Group(*parts), title=f"[b]{k.name}[/b]  {k.size}x{k.size}  [b]{score.total} points[/b]",
+    return Panel(Group(*parts), title=Text.assemble((k.name, "bold"), f"  {k.size}x{k.size}  ", (f"{score.total} points", "bold")),
                  title_align="left", expand=False)
 
 
@@ -174,7 +175,7 @@ def ranking_table(ranking: Sequence[Place], title: str = "ranking") -> Table:
     table.add_column("decided by")
     for p in ranking:
         decided = p.tiebreak if not p.detail else f"{p.tiebreak} ({p.detail})"
-        table.add_row(str(p.place), p.name, str(p.score), decided)
+        table.add_row(str(p.place), escape(p.name), str(p.score), escape(decided))  # names shown as written
     return table
 
 
@@ -201,7 +202,7 @@ def sheet_table(sheet: Sheet) -> Table:
     table.add_column("", no_wrap=True, overflow="ellipsis", min_width=8)
     winners = set(sheet.winners)
     for i, name in enumerate(sheet.players):
-        table.add_column(name, justify="right", no_wrap=True, overflow="ellipsis", max_width=14,
+        table.add_column(escape(name), justify="right", no_wrap=True, overflow="ellipsis", max_width=14,
                          header_style="bold green" if i in winners else "bold")
     for row in sheet.rows:
         label = Text(row.label, style=_STYLE.get(_TERRAIN_BY_NAME.get(row.key), "") if row.kind == "terrain" else "")
@@ -213,7 +214,7 @@ def sheet_table(sheet: Sheet) -> Table:
     if sheet.ranked:
         table.add_row("place", *(Text(place_word(p), style="bold green" if i in winners else "")
                                  for i, p in enumerate(sheet.places)))
-        table.add_row("decided by", *sheet.tiebreaks)
+        table.add_row("decided by", *map(escape, sheet.tiebreaks))
     if any(sheet.warnings):
         table.add_row(Text("warnings", style="red"), *(str(n) if n else "" for n in sheet.warnings))
     return table
@@ -263,10 +264,10 @@ def print_dynasty(console: Console, result: Dynasty, games: Sequence[str]) -> No
     table = Table(title="dynasty", title_justify="left")
     table.add_column("player")
     for name in games:
-        table.add_column(name, justify="right")
+        table.add_column(escape(name), justify="right")
     table.add_column("total", justify="right")
     for row in result.rows:
-        table.add_row(row.name, *("-" if v is None else str(v) for v in row.games), f"[b]{row.total}[/b]")
+        table.add_row(escape(row.name), *("-" if v is None else str(v) for v in row.games), f"[b]{row.total}[/b]")
     console.print(table)
     console.print(ranking_table(result.ranking, "dynasty ranking"))
     for warning in result.warnings:
