@@ -118,3 +118,17 @@ def test_force_on_a_full_disk_leaves_no_empty_backup(capsys, small_disk):
     for backup in small_disk.glob("*.bak"):
         assert backup.read_bytes() == reading.read_bytes()  # whole, or not there at all
     assert not [p for p in small_disk.iterdir() if "part" in p.name]
+
+
+def test_one_photos_work_as_a_plain_function_gives_the_commands_document(capsys, tmp_path):
+    from kscore.app.work import score_photo_bytes
+
+    photo = tmp_path / "table.jpg"
+    shutil.copy(SAMPLE_PHOTO, photo)
+    code, out, _ = run(capsys, photo, "--json", "-v", "harmony")
+    assert code == 0
+    document = score_photo_bytes(photo.read_bytes(), str(photo), {"variants": ["harmony"]})
+    assert document == json.loads(out)
+    failed = score_photo_bytes(b"\xff\xd8\xff\xe0 cut", "uploads/x.jpg")
+    assert failed["kingdoms"] == [] and failed["failures"][0]["source"] == "uploads/x.jpg"
+    assert failed["failures"][0]["error"].startswith("uploads/x.jpg ")
