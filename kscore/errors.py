@@ -11,8 +11,14 @@ import re
 _LONG_RUN = re.compile(r"\S{61,}")
 
 
+#: Characters that would move the terminal's cursor or break the line, shown escaped instead.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _cut(text: str) -> str:
-    """Each run of more than 60 non-space characters kept to its first 40 and last 8."""
+    """One printable line: control characters escaped (a CR in a quoted token would overwrite the
+    line), each run of more than 60 non-space characters kept to its first 40 and last 8."""
+    text = _CONTROL.sub(lambda m: repr(m[0])[1:-1], text)
     return _LONG_RUN.sub(lambda m: f"{m[0][:40]}...({len(m[0])} characters)...{m[0][-8:]}", text)
 
 

@@ -87,3 +87,9 @@ def test_names_are_shown_literally_in_the_terminal(capsys, tmp_path, stem):
     code, out, err = run(capsys, path, other)
     assert code == 0, err
     assert out.count(stem) >= 2, out  # the panel's title and the ranking
+
+
+def test_control_characters_in_a_quoted_token_are_shown_escaped():
+    message = error_of("game: que\u2028en\rdomino\n" + GRID)
+    assert "que\\u2028en\\rdomino" in message and "\u2028" not in message and "\r" not in message, message
+    assert error_of("[A]\n\n" + GRID.replace("W1 W0 F0 F1 L0\n", "")).startswith("t.kingdom:3:1: kingdom 'A' is 4 rows")

@@ -201,6 +201,7 @@ _SECTION = re.compile(r"\s*\[(?P<name>[^\]]*)\]\s*$")
 class _Section:
     name: str
     line: int
+    col: int = 1  # of the `[`
     extras: dict[str, str] = field(default_factory=dict)
     extras_at: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (line, column of the value)
     rows: list[tuple[int, list[tuple[int, str]]]] = field(default_factory=list)  # (line, [(col, token)])
@@ -238,7 +239,7 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
                 fail("empty kingdom name", number, line.index("[") + 1, "a name like [Alice]")
             if name in names:
                 fail(f"two kingdoms named '{name}'", number, line.index("[") + 1, "one [Name] per player")
-            sections.append(_Section(name, number))
+            sections.append(_Section(name, number, line.index("[") + 1))
             names.add(name)
             continue
         if m := _KEY.fullmatch(line):
@@ -312,7 +313,7 @@ def _strip_comment(line: str) -> str:
 def _build_kingdom(section: _Section, letters, fail, sectioned: bool) -> Kingdom:
     if not section.rows:
         where = f"kingdom '{section.name}'" if sectioned else "this file"
-        fail(f"{where} has no rows of squares", section.line if sectioned else None, None,
+        fail(f"{where} has no rows of squares", *((section.line, section.col) if sectioned else (None, None)),
              "rows of squares like 'W1 G0 C L0 .'")
     first_line, first = section.rows[0]
     # The odd row out is the one to blame: a first row one square too long is the first row's fault.
@@ -335,7 +336,8 @@ def _build_kingdom(section: _Section, letters, fail, sectioned: bool) -> Kingdom
     height = len(grid)
     if height != width or width not in SUPPORTED_SIZES:
         sizes = " or ".join(f"{n}x{n}" for n in SUPPORTED_SIZES)
-        fail(f"kingdom '{section.name}' is {height} rows of {width} squares", section.rows[0][0], None, sizes)
+        fail(f"kingdom '{section.name}' is {height} rows of {width} squares", section.rows[0][0], section.rows[0][1][0][0],
+             sizes)
     frame = section.extras.get("frame")
     if frame is not None and frame.strip().lower() != "given":
         fail(f"unknown frame '{frame}'", *section.extras_at["frame"], "'frame: given'")
