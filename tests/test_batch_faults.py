@@ -132,3 +132,16 @@ def test_one_photos_work_as_a_plain_function_gives_the_commands_document(capsys,
     failed = score_photo_bytes(b"\xff\xd8\xff\xe0 cut", "uploads/x.jpg")
     assert failed["kingdoms"] == [] and failed["failures"][0]["source"] == "uploads/x.jpg"
     assert failed["failures"][0]["error"].startswith("uploads/x.jpg ")
+
+
+@pytest.mark.parametrize("odd", ["\n", "\r", "\x0b", "\x85", "\u2028"])
+def test_a_reading_written_for_a_photo_with_an_odd_name_reads_back(capsys, tmp_path, odd):
+    photo = tmp_path / f"table{odd}x.jpg"
+    shutil.copy(SAMPLE_PHOTO, photo)
+    code, out, err = run(capsys, photo, "--json")
+    assert code == 0, err
+    reading = photo.with_suffix(".kingdom")
+    game = read_game(reading)
+    assert game.kingdoms[0].name == json.loads(out)["kingdoms"][0]["name"]
+    code, out, err = run(capsys, reading, "--json")
+    assert code == 0 and json.loads(out)["kingdoms"][0]["score"] == 16, err
