@@ -20,6 +20,13 @@ from photo_helpers import MAT_PHOTO, SAMPLE_PHOTO
 ALICE = PROJECT / "tests" / "data" / "alice.kingdom"
 
 
+def sample_copy(folder, name: str = "table.jpg"):
+    """sample_images/table_5x5.jpg (5x5, 16 points) copied into folder under name."""
+    photo = folder / name
+    shutil.copy(SAMPLE_PHOTO, photo)
+    return photo
+
+
 def folder_of_photos(tmp_path, broken: bool = True):
     folder = tmp_path / "photos"
     folder.mkdir()
@@ -73,8 +80,7 @@ def test_ctrl_c_during_a_folder_keeps_every_reading_finished(tmp_path, jobs):
 
 
 def test_a_csv_that_cannot_be_written_costs_the_file_not_the_scores(capsys, tmp_path):
-    photo = tmp_path / "table.jpg"
-    shutil.copy(SAMPLE_PHOTO, photo)
+    photo = sample_copy(tmp_path, "table.jpg")
     code, out, err = run(capsys, photo, "--json", "--csv", "/dev/full")
     assert code == 2
     assert json.loads(out)["kingdoms"][0]["score"] == 16  # the results were printed
@@ -107,8 +113,7 @@ def test_an_overlay_on_a_full_disk_names_the_users_file_after_the_scores(capsys,
 
 
 def test_force_on_a_full_disk_leaves_no_empty_backup(capsys, small_disk):
-    photo = small_disk / "table.jpg"
-    shutil.copy(SAMPLE_PHOTO, photo)
+    photo = sample_copy(small_disk, "table.jpg")
     reading = small_disk / "table.kingdom"
     reading.write_text("# the player's corrections\n" + "#" * 60_000 + "\n" + ALICE.read_text())
     (small_disk / "filler").write_bytes(b"x" * (300_000 - 230_000 - 62_000 - 6_000))
@@ -123,8 +128,7 @@ def test_force_on_a_full_disk_leaves_no_empty_backup(capsys, small_disk):
 def test_one_photos_work_as_a_plain_function_gives_the_commands_document(capsys, tmp_path):
     from kscore.app.work import score_photo_bytes
 
-    photo = tmp_path / "table.jpg"
-    shutil.copy(SAMPLE_PHOTO, photo)
+    photo = sample_copy(tmp_path, "table.jpg")
     code, out, _ = run(capsys, photo, "--json", "-v", "harmony")
     assert code == 0
     document = score_photo_bytes(photo.read_bytes(), str(photo), {"variants": ["harmony"]})
@@ -136,8 +140,7 @@ def test_one_photos_work_as_a_plain_function_gives_the_commands_document(capsys,
 
 @pytest.mark.parametrize("odd", ["\n", "\r", "\x0b", "\x85", "\u2028"])
 def test_a_reading_written_for_a_photo_with_an_odd_name_reads_back(capsys, tmp_path, odd):
-    photo = tmp_path / f"table{odd}x.jpg"
-    shutil.copy(SAMPLE_PHOTO, photo)
+    photo = sample_copy(tmp_path, f"table{odd}x.jpg")
     code, out, err = run(capsys, photo, "--json")
     assert code == 0, err
     reading = photo.with_suffix(".kingdom")
