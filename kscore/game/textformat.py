@@ -285,7 +285,7 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
     try:
         registry.check_rules(rules)
     except ExpansionError as problem:
-        fail(str(problem), *header_at.get(problem.key or "", (None, None)))
+        fail(str(problem), *header_at.get(problem.key or "game", (None, None)))  # a game that cannot combine: its line
 
     kingdoms = []
     for section in sections:
