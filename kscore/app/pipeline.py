@@ -30,6 +30,9 @@ class PhotoKingdom:
     kingdom: Kingdom
     corners: tuple[tuple[float, float], ...]
     changes: tuple[str, ...] = ()
+    #: (rows, cols) the kingdom occupies, when it was found tile by tile (kscore.vision.find.loose);
+    #: it then lies in the top-left of its frame, and corners are that frame's.
+    extent: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class PhotoGame(Game):
     partial: tuple[PartialKingdom, ...] = ()
     seconds: float = 0.0
     photo_size: tuple[int, int] = (0, 0)
+    notes: tuple[str, ...] = ()  # what was seen and left out (stray dominoes), for the player
 
 
 def kingdom_names(stem: str, count: int) -> list[str]:
@@ -92,6 +96,11 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         PartialKingdom(tuple(map(tuple, b.corners.round(1).tolist())), b.missing) for b in found.boards if b.partial
     )
     if not complete:
+        # No square block of 5x5 or 7x7 squares: a kingdom laid by hand (gaps, shifted rows,
+        # smaller than its frame) is looked for tile by tile.
+        loose = read_loose_photo(photo, rules, models, start)
+        if loose is not None:
+            return loose
         if partial:
             raise NothingRecognisedError(f"{path}: the only kingdom seen is {partial[0].missing}; {RETAKE_ADVICE}")
         raise NothingRecognisedError(f"{path}: no kingdom found ({found.seen}); {RETAKE_ADVICE}")
@@ -115,6 +124,59 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         seconds=time.perf_counter() - start,
         photo_size=photo.size,
     )
+
+
+def frame_size(extent: tuple[int, int]) -> int:
+    """5x5, or 7x7 (Mighty Duel) when the kingdom spans more than 5 squares either way."""
+    return 5 if max(extent) <= 5 else 7
+
+
+def read_loose_photo(photo, rules: GameRules, models=None, start: float | None = None) -> PhotoGame | None:
+    """The kingdoms found tile by tile (kscore.vision.find.loose), read square by square; None when none.
+
+    Every group of tiles not cut by the photo's edge is read; one that reads
+    with a castle is a kingdom (smaller than its frame: the rest of the frame
+    is empty), one without is a stray (the draft line, discards): said, never
+    scored. A group the photo's edge cuts is reported as partial.
+    """
+    import cv2
+    import numpy as np
+    from dataclasses import replace
+
+    from kscore.vision.find.loose import find_loose
+    from kscore.vision.read.cells import read_cells
+
+    start = time.perf_counter() if start is None else start
+    groups = find_loose(photo)
+    tileset = _tileset(rules)
+    kingdoms, notes = [], []
+    for group in (g for g in groups if not g.partial):
+        size = frame_size(group.extent)
+        cells = {p: q / photo.scale for p, q in group.cells.items()}
+        reading = read_cells(photo.image, cells, group.tile, size, tileset, "", models)
+        if not reading.kingdom.castles():
+            notes.append(f"{group.squares} tile square(s) with no castle, apart from the kingdom: "
+                         "a stray domino (draft line, discards?), not scored")
+            continue
+        rows, cols = group.extent
+        extent_quad = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
+        hom = cv2.getPerspectiveTransform(extent_quad, np.float32(group.corners))
+        frame = np.float32([[0, 0], [size, 0], [size, size], [0, size]]).reshape(-1, 1, 2)
+        corners = cv2.perspectiveTransform(frame, hom).reshape(4, 2).astype(float)
+        kingdoms.append((corners, group.extent, reading))
+    if not kingdoms:
+        return None
+    kingdoms.sort(key=lambda k: (round(k[0][:, 1].mean() / (photo.size[1] / 4)), k[0][:, 0].mean()))
+    names = kingdom_names(Path(photo.path).stem, len(kingdoms))
+    read = []
+    for (corners, extent, reading), name in zip(kingdoms, names):
+        kingdom = replace(reading.kingdom, name=name)
+        read.append(PhotoKingdom(kingdom, tuple(tuple(float(v) for v in c) for c in corners.round(1)),
+                                 tuple(reading.changes), extent))
+    partial = tuple(PartialKingdom(tuple(map(tuple, g.corners.round(1).tolist())), g.missing)
+                    for g in groups if g.partial)
+    return PhotoGame(rules, tuple(k.kingdom for k in read), str(photo.path), {}, found=tuple(read), partial=partial,
+                     seconds=time.perf_counter() - start, photo_size=photo.size, notes=tuple(notes))
 
 
 def photo_for_reading(photo, boards):

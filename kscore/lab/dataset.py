@@ -70,5 +70,47 @@ def load_photo_items(folder: Path | str) -> dict[Path, list[LabelledPhotoKingdom
     }
 
 
+@dataclass(frozen=True)
+class LabelledExtent:
+    """A kingdom labelled by its occupied extent (../shared/data/photos-loose): no corners, no frame.
+
+    rows: the extent as the photo shows it (row 0 nearest its top), Squares,
+    empty ones Terrain.EMPTY; score: its plain score.
+    """
+
+    rows: tuple[tuple[Square, ...], ...]
+    score: int
+
+    @property
+    def squares(self) -> int:
+        return sum(len(row) for row in self.rows)
+
+
+def is_extent_format(folder: Path | str) -> bool:
+    """Whether labels.json's items are extent-labelled (photos-loose) rather than corner-labelled."""
+    items = json.loads((Path(folder) / "labels.json").read_text()).get("items", {})
+    return any(isinstance(entry, dict) and "rows" in entry for entry in items.values())
+
+
+def extent_square(token: str) -> Square:
+    """'F1', 'C0' (the castle), '..' (empty) -> a Square."""
+    from kscore.game.kingdom import BASE_LETTERS
+
+    if token.strip(".") == "":
+        return Square(Terrain.EMPTY)
+    letter, crowns = token[0].upper(), token[1:] or "0"
+    terrain = Terrain.CASTLE if letter == "C" else BASE_LETTERS[letter]
+    return Square(terrain, 0 if terrain is Terrain.CASTLE else int(crowns))
+
+
+def load_extent_items(folder: Path | str) -> dict[Path, list[LabelledExtent]]:
+    """The extent-labelled `items` format: photo file -> {rows, score} (one kingdom per photo)."""
+    folder = Path(folder)
+    items = json.loads((folder / "labels.json").read_text())["items"]
+    return {folder / file: [LabelledExtent(tuple(tuple(extent_square(t) for t in row.split()) for row in entry["rows"]),
+                                           int(entry["score"]))]
+            for file, entry in items.items()}
+
+
 def _natural(key: str):
     return (0, int(key), "") if key.isdigit() else (1, 0, key)

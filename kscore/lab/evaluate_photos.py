@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kscore.lab.dataset import load_photo_items
+from kscore.lab.dataset import LabelledExtent, is_extent_format, load_extent_items, load_photo_items
 from kscore.lab.measures import kingdom_points, squares_right
 from kscore.errors import NothingRecognisedError
 from kscore.game.rules import GameRules
@@ -53,14 +53,15 @@ class PhotoEvaluation:
         out = [
             f"photos: {len(self.seconds)}, labelled kingdoms: {n}",
             f"kingdoms found: {len(found)}/{n}" + (f" (+{self.false_finds} found where none is labelled)" if self.false_finds else ""),
-            f"mean corner error: {np.mean(errors):.2%} of the side" if errors else "mean corner error: -",
+            f"mean corner error: {np.mean(errors):.2%} of the side" if errors else "mean corner error: - (none labelled or none found)",
             f"squares right: {right}/{squares} = {right / max(squares, 1):.1%} (terrain and crowns; squares of kingdoms not found count as wrong)",
             f"exact scores: {exact}/{n}",
             f"time per photo: mean {np.mean(self.seconds):.2f} s, max {np.max(self.seconds):.2f} s" if self.seconds else "time per photo: -",
         ]
         for k in self.kingdoms:
             if k.found:
-                out.append(f"  {k.photo}: corners {k.corner_error:.2%}, squares {k.squares_right}/{k.squares}, "
+                where = f"corners {k.corner_error:.2%}, " if k.corner_error is not None else ""
+                out.append(f"  {k.photo}: {where}squares {k.squares_right}/{k.squares}, "
                            f"score {k.read_score} (truth {k.truth_score})")
             else:
                 out.append(f"  {k.photo}: NOT FOUND (truth score {k.truth_score})")
@@ -68,10 +69,69 @@ class PhotoEvaluation:
         return out
 
 
+def extent_squares_right(truth: LabelledExtent, read) -> int:
+    """Squares of the labelled extent read right, at the best of the read grid's turns and placements.
+
+    The extent labels give no corners: the kingdom read (any frame) is matched
+    up to rotation and translation. Squares the reading holds outside the
+    extent are not counted here (its score says whether they matter).
+    """
+    rows, cols = len(truth.rows), len(truth.rows[0])
+    best, grid = 0, read
+    for _ in range(4):
+        n = grid.size
+        for dr in range(n - rows + 1):
+            for dc in range(n - cols + 1):
+                right = sum((grid[(dr + r, dc + c)].terrain, grid[(dr + r, dc + c)].crowns) == (sq.terrain, sq.crowns)
+                            for r, row in enumerate(truth.rows) for c, sq in enumerate(row))
+                best = max(best, right)
+        grid = grid.rotated()
+    return best
+
+
+def evaluate_extent_items(folder: Path | str, tileset=None, models=None, echo=print) -> PhotoEvaluation:
+    """Photos labelled by their kingdom's extent (photos-loose): found, squares right, exact scores, time.
+
+    A labelled kingdom counts as found when a complete kingdom was reported
+    (one per photo is labelled; the best-matching one is taken, any others are
+    false finds); corner errors are not known.
+    """
+    from kscore.app.pipeline import read_photo
+
+    rules = GameRules(use_tileset=tileset is not None, tileset=getattr(tileset, "name", "kingdomino") if tileset else "kingdomino")
+    result = PhotoEvaluation()
+    for path, labelled in load_extent_items(folder).items():
+        start = time.perf_counter()
+        try:
+            found = list(read_photo(path, rules, models=models).found)
+        except NothingRecognisedError as error:
+            found = []
+            result.failures.append(str(error))
+        result.seconds.append(time.perf_counter() - start)
+        used = set()
+        for truth in labelled:
+            entry = KingdomResult(path.name, False, squares=truth.squares, truth_score=truth.score)
+            options = [(extent_squares_right(truth, f.kingdom), i) for i, f in enumerate(found) if i not in used]
+            if options:
+                right, i = max(options)
+                used.add(i)
+                entry.found, entry.squares_right = True, right
+                entry.read_score = kingdom_points(found[i].kingdom)
+                entry.score_right = entry.read_score == truth.score
+            result.kingdoms.append(entry)
+        result.false_finds += len(found) - len(used)
+    if echo:
+        for line in result.lines():
+            echo(line)
+    return result
+
+
 def evaluate_photo_items(folder: Path | str, tileset=None, models=None, echo=print, **_ignored) -> PhotoEvaluation:
     """Run read_photo on every labelled photo of `folder` and compare with the labels."""
     from kscore.app.pipeline import read_photo
 
+    if is_extent_format(folder):
+        return evaluate_extent_items(folder, tileset, models, echo)
     rules = GameRules(use_tileset=tileset is not None, tileset=getattr(tileset, "name", "kingdomino") if tileset else "kingdomino")
     from kscore.lab.progress import Progress
 

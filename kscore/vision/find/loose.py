@@ -1,0 +1,347 @@
+"""Find kingdoms laid by hand, starting from the tiles themselves.
+
+localise.py looks for the outline of a square block of 5x5 or 7x7 squares.
+Players' kingdoms are not that: dominoes laid by hand leave gaps and shift rows
+by up to a quarter of a square, the outline is ragged, the extent is often
+smaller than the frame (a 5x4 kingdom, a 3-square one after the first round),
+and the seams do not line up across the kingdom. So here:
+
+1. `tile_mask`: pixels clearly unlike the photo's border strip (the table),
+   opened with a disc of 3% of the photo's short side: a carpet's dots, thin
+   printed lines and specks go, tiles (a square is 5% of the short side and
+   up) stay. Each connected group of tiles is a candidate kingdom or a stray.
+2. Per group: its turn, from the histogram of edge directions modulo 90
+   degrees (tile edges and seams dominate a kingdom's edges, whatever its
+   outline); the square's pitch, from the autocorrelation of the edges across
+   the rows and the columns (summed row by row, so rows shifted against each
+   other still agree on it). The pitch of the largest group serves the others
+   (one table, one distance).
+3. A coarse lattice (the offset whose cells are most clearly all-tile or
+   all-table), then every cell is fitted on its own: the square of any size
+   (+-15%) within 0.3 of a square of its lattice place whose four sides lie
+   on the most edge (tile edges and seams). A homography through those fits
+   (RANSAC) is the kingdom's perspective; each cell is then fitted again
+   within a quarter square of where the homography puts it, at the size it
+   says. A domino laid a quarter square off is read where it lies.
+4. The extent is the rows and columns holding cells that are clearly tile;
+   cells inside it that are clearly table are empty squares ('.').
+
+A group that reaches the photo's edge is partial. Which group is a kingdom
+and which a stray (the draft line, discards) is left to the reading: a
+kingdom has a castle (app.pipeline).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from kscore.vision.load import Photo
+from kscore.vision.find.localise import foreground, working_image
+
+#: Foreground (see localise.foreground) above which a pixel is surely not table.
+SURE_FOREGROUND = 0.85
+#: Opening disc for the tile mask, as a share of the working image's short side.
+OPEN_SHARE = 0.03
+#: Smallest first group, as a share of the working image (a square of a 7x7 kingdom filling a photo is ~2%).
+MIN_GROUP_SHARE = 0.01
+#: Smallest group read once the pitch is known, in squares (a domino is 2).
+MIN_GROUP_SQUARES = 1.5
+#: Largest extent a kingdom may have (7x7, Mighty Duel).
+MAX_EXTENT = 7
+#: How far a cell's own fit may move from its lattice place (pass 1) and from the homography's (pass 2), in squares.
+FIRST_REACH = 0.3
+SECOND_REACH = 0.25
+FIRST_SCALES = (0.85, 0.92, 1.0, 1.08, 1.15)
+#: Share of a cell (its central 80%) that must be tile for it to count as tile / at most for it to be table.
+TILE_SHARE = 0.6
+TABLE_SHARE = 0.2
+
+
+@dataclass(frozen=True)
+class LooseKingdom:
+    """A group of tiles fitted square by square.
+
+    cells: (row, col) inside the extent -> the square's corners TL, TR, BR, BL
+    in original photo pixels; tile: (row, col) -> share of it that is tile
+    (1 tile ... 0 table; cells between TABLE_SHARE and TILE_SHARE are left to
+    the reader). extent: (rows, cols) occupied. corners: the extent's outline.
+    """
+
+    cells: dict[tuple[int, int], np.ndarray]
+    tile: dict[tuple[int, int], float]
+    extent: tuple[int, int]
+    corners: np.ndarray
+    pitch: float  # original photo pixels per square
+    partial: bool = False
+    missing: str = ""
+
+    @property
+    def squares(self) -> int:
+        """Cells that are surely tile."""
+        return sum(t >= TILE_SHARE for t in self.tile.values())
+
+
+def tile_mask(fg: np.ndarray) -> np.ndarray:
+    """Pixels surely unlike the table, in blobs at least a few percent of the photo across (uint8 0/1)."""
+    h, w = fg.shape
+    mask = (cv2.GaussianBlur(fg, (0, 0), 1.0) > SURE_FOREGROUND).astype(np.uint8)
+    k = int(OPEN_SHARE * min(h, w)) | 1
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """The mask with every hole it encloses filled (a house or a dark tree on a tile)."""
+    h, w = mask.shape
+    flood = np.pad(mask, 1).copy()
+    cv2.floodFill(flood, np.zeros((h + 4, w + 4), np.uint8), (0, 0), 1)
+    return (mask | (flood[1:-1, 1:-1] == 0)).astype(np.uint8)
+
+
+def turn(grey: np.ndarray, mask: np.ndarray) -> float:
+    """The group's turn in degrees (-45, 45]: the peak of its strong edges' directions modulo 90."""
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag = cv2.magnitude(gx, gy)
+    inside = mask.astype(bool)
+    strong = inside & (mag > np.percentile(mag[inside], 70))
+    angle = np.degrees(np.arctan2(gy[strong], gx[strong])) % 90.0
+    hist = np.bincount((angle * 2).astype(int) % 180, weights=mag[strong], minlength=180)
+    kernel = np.array([1, 4, 6, 4, 1], float) / 16
+    hist = np.convolve(np.r_[hist[-2:], hist, hist[:2]], kernel, "valid")  # circular
+    peak = int(np.argmax(hist))
+    a, b, c = hist[peak - 1], hist[peak], hist[(peak + 1) % 180]
+    den = a - 2 * b + c
+    theta = ((peak + (0.5 * (a - c) / den if den < 0 else 0.0)) / 2.0) % 90.0
+    return theta - 90 if theta > 45 else theta
+
+
+def _autocorrelation(g: np.ndarray) -> np.ndarray:
+    """Autocorrelation along each row, summed over the rows, normalised to 1 at lag 0."""
+    g = g - g.mean(axis=1, keepdims=True)
+    n = g.shape[1]
+    f = np.fft.rfft(g, 2 * n, axis=1)
+    ac = np.fft.irfft(f * np.conj(f), axis=1)[:, :n].sum(axis=0)
+    return ac / max(float(ac[0]), 1e-9)
+
+
+def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: int, height: int) -> float | None:
+    """Pixels per square from the edges' autocorrelation (rows and columns), within what the extent allows."""
+    acx = _autocorrelation(gx * band)
+    acy = _autocorrelation((gy * band).T)
+    n = min(len(acx), len(acy))
+    ac = acx[:n] + acy[:n]
+    lo = int(max(width, height) / (MAX_EXTENT + 0.5))  # at most 7 squares across
+    hi = min(int(min(width, height) / 0.85), n - 2)  # at least one square
+    if hi <= lo + 2:
+        return None
+    k = lo + int(np.argmax(ac[lo:hi]))
+    if ac[k] <= 0:
+        return None
+    a, b, c = ac[k - 1], ac[k], ac[k + 1]
+    den = a - 2 * b + c
+    return float(k + (0.5 * (a - c) / den if den < 0 else 0.0))
+
+
+def _box_sums(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Sums over the cells between consecutive xs and ys (an integral image, clipped to it)."""
+    xi = np.clip(np.round(xs).astype(int), 0, integral.shape[1] - 1)
+    yi = np.clip(np.round(ys).astype(int), 0, integral.shape[0] - 1)
+    return (integral[yi[1:, None], xi[None, 1:]] - integral[yi[:-1, None], xi[None, 1:]]
+            - integral[yi[1:, None], xi[None, :-1]] + integral[yi[:-1, None], xi[None, :-1]])
+
+
+class SideEnergy:
+    """Mean edge strength across the sides of axis-aligned rectangles, from running sums (vectorised)."""
+
+    def __init__(self, gx: np.ndarray, gy: np.ndarray):
+        gx = cv2.dilate(gx, np.ones((1, 3), np.uint8))  # a seam within a pixel of the side counts
+        gy = cv2.dilate(gy, np.ones((3, 1), np.uint8))
+        self.down = np.vstack([np.zeros((1, gx.shape[1]), np.float32), np.cumsum(gx, axis=0)])
+        self.along = np.hstack([np.zeros((gy.shape[0], 1), np.float32), np.cumsum(gy, axis=1)])
+        self.h, self.w = gx.shape
+
+    def _vertical(self, x, y0, y1):
+        xi = np.clip(np.round(x).astype(int), 0, self.w - 1)
+        a = np.clip(np.round(y0).astype(int), 0, self.h)
+        b = np.clip(np.round(y1).astype(int), 0, self.h)
+        return (self.down[b, xi] - self.down[a, xi]) / np.maximum(b - a, 1)
+
+    def _horizontal(self, y, x0, x1):
+        yi = np.clip(np.round(y).astype(int), 0, self.h - 1)
+        a = np.clip(np.round(x0).astype(int), 0, self.w)
+        b = np.clip(np.round(x1).astype(int), 0, self.w)
+        return (self.along[yi, b] - self.along[yi, a]) / np.maximum(b - a, 1)
+
+    def rect(self, x, y, sw, sh):
+        """Edge across the four sides (their central 60%: corners belong to the neighbours too)."""
+        return (self._vertical(x, y + 0.2 * sh, y + 0.8 * sh) + self._vertical(x + sw, y + 0.2 * sh, y + 0.8 * sh)
+                + self._horizontal(y, x + 0.2 * sw, x + 0.8 * sw) + self._horizontal(y + sh, x + 0.2 * sw, x + 0.8 * sw))
+
+
+def fit_cell(energy: SideEnergy, cx: float, cy: float, sw: float, sh: float, reach: float,
+             scales=(1.0,)) -> tuple[float, float, float, float]:
+    """The square near centre (cx, cy), size sw x sh, whose sides lie on most edge: (cx, cy, sw, sh).
+
+    Moves up to `reach` squares and sizes by `scales`; a move costs up to half
+    the edge at the reach's end, so a square with little edge of its own (a
+    lake) stays near its place rather than latching onto a printed detail.
+    """
+    p = 0.5 * (sw + sh)
+    d = np.arange(-reach * p, reach * p + 1e-6, max(1.0, p / 40))
+    s = np.asarray(scales, float)
+    dx, dy, ssw, ssh = np.meshgrid(d, d, s * sw, s * sh, indexing="ij")
+    x, y = cx + dx, cy + dy
+    e = energy.rect(x - ssw / 2, y - ssh / 2, ssw, ssh)
+    e = e * (1.0 - 0.5 * (dx**2 + dy**2) / (reach * p) ** 2)
+    i = np.unravel_index(int(np.argmax(e)), e.shape)
+    return float(x[i]), float(y[i]), float(ssw[i]), float(ssh[i])
+
+
+def find_loose(photo: Photo) -> list[LooseKingdom]:
+    """Every group of tiles in the photo fitted square by square, largest first."""
+    work, factor = working_image(photo.image)
+    to_original = factor * photo.scale
+    return [g.scaled(to_original) for g in _groups(work)]
+
+
+@dataclass(frozen=True)
+class _Group:
+    cells: dict
+    tile: dict
+    extent: tuple[int, int]
+    corners: np.ndarray
+    pitch: float
+    touches: list[str]
+
+    def scaled(self, k: float) -> LooseKingdom:
+        from kscore.vision.find.localise import _cut_text
+
+        return LooseKingdom({p: q * k for p, q in self.cells.items()}, dict(self.tile), self.extent,
+                            self.corners * k, self.pitch * k, bool(self.touches), _cut_text(self.touches))
+
+
+def _groups(work: np.ndarray, fg: np.ndarray | None = None) -> list[_Group]:
+    fg = foreground(work) if fg is None else fg
+    h, w = fg.shape
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(tile_mask(fg))
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)
+    soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
+    pitch = None
+    out = []
+    for j in [int(j) for j in np.argsort(-stats[:, cv2.CC_STAT_AREA]) if j != 0]:
+        blob = fill_holes((labels == j).astype(np.uint8))
+        area = float(blob.sum())
+        if pitch is None and area < MIN_GROUP_SHARE * h * w:
+            break
+        if pitch is not None and area < MIN_GROUP_SQUARES * pitch * pitch:
+            continue
+        group = _fit_group(work, lab, grey, soft, blob, tuple(float(v) for v in centres[j]), pitch)
+        if group is None:
+            continue
+        if pitch is None:
+            pitch = group.pitch
+        out.append(group)
+    return out
+
+
+def _fit_group(work, lab, grey, soft, blob, centre, pitch) -> _Group | None:
+    h, w = blob.shape
+    theta = turn(grey, cv2.dilate(blob, np.ones((5, 5), np.uint8)))
+    rot = cv2.getRotationMatrix2D(centre, theta, 1.0)  # photo -> a frame where the lattice is upright
+    rlab = cv2.warpAffine(lab, rot, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    rblob = cv2.warpAffine(blob, rot, (w, h), flags=cv2.INTER_NEAREST)
+    rsoft = cv2.warpAffine(soft, rot, (w, h), flags=cv2.INTER_LINEAR)
+    gx = cv2.GaussianBlur(np.abs(cv2.Sobel(rlab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2), (0, 0), 1.0)
+    gy = cv2.GaussianBlur(np.abs(cv2.Sobel(rlab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2), (0, 0), 1.0)
+    ys, xs = np.nonzero(rblob)
+    if not len(xs):
+        return None
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    if pitch is None:
+        band = cv2.dilate(rblob, np.ones((7, 7), np.uint8)).astype(np.float32)
+        pitch = pitch_of(gx, gy, band, x1 - x0, y1 - y0)
+        if pitch is None:
+            return None
+    p = pitch
+    blob_sums = cv2.integral(rblob.astype(np.float32))
+    # The coarse lattice: the offset whose cells are most clearly all tile or all table.
+    best = None
+    for ox in np.linspace(0, p, 16, endpoint=False):
+        for oy in np.linspace(0, p, 16, endpoint=False):
+            gxs, gys = np.arange(x0 - p + ox, x1 + p, p), np.arange(y0 - p + oy, y1 + p, p)
+            cover = _box_sums(blob_sums, gxs, gys) / (p * p)
+            used = cover > 0.05
+            crisp = float(np.sum(np.abs(2 * cover[used] - 1))) - 0.5 * used.sum()
+            if best is None or crisp > best[0]:
+                best = (crisp, gxs, gys, cover)
+    _, gxs, gys, cover = best
+    energy = SideEnergy(gx, gy)
+    # Pass 1: each cell alone, any size near the pitch; a homography through them is the perspective.
+    first = [(r, c) for r in range(len(gys) - 1) for c in range(len(gxs) - 1) if cover[r, c] >= 0.3]
+    if not first:
+        return None
+    fits = [fit_cell(energy, gxs[c] + p / 2, gys[r] + p / 2, p, p, FIRST_REACH, FIRST_SCALES) for r, c in first]
+    src = np.float32([[c + 0.5, r + 0.5] for r, c in first])
+    dst = np.float32([[f[0], f[1]] for f in fits])
+    hom = None
+    if len(first) >= 5:
+        hom, _ = cv2.findHomography(src, dst, cv2.RANSAC, 0.15 * p)
+    if hom is None:
+        hom = np.float64([[p, 0, gxs[0]], [0, p, gys[0]], [0, 0, 1]])
+
+    def at(u: float, v: float) -> np.ndarray:
+        q = hom @ np.array([u, v, 1.0])
+        return q[:2] / q[2]
+
+    # Pass 2: each cell where the homography puts it, at its size there, moved to its own sides.
+    tile_sums = cv2.integral(rsoft)
+    cells, share = {}, {}
+    for r in range(len(gys) - 1):
+        for c in range(len(gxs) - 1):
+            if cover[r, c] < 0.05:
+                continue
+            centre_rc = at(c + 0.5, r + 0.5)
+            sw = float(np.linalg.norm(at(c + 1, r + 0.5) - at(c, r + 0.5)))
+            sh = float(np.linalg.norm(at(c + 0.5, r + 1) - at(c + 0.5, r)))
+            cx, cy, sw, sh = fit_cell(energy, centre_rc[0], centre_rc[1], sw, sh, SECOND_REACH)
+            xa, ya = cx - sw / 2, cy - sh / 2
+            inner_x, inner_y = np.array([xa + 0.1 * sw, xa + 0.9 * sw]), np.array([ya + 0.1 * sh, ya + 0.9 * sh])
+            area = 0.64 * sw * sh
+            in_blob = float(_box_sums(blob_sums, inner_x, inner_y)[0, 0]) / area
+            in_fg = float(_box_sums(tile_sums, inner_x, inner_y)[0, 0]) / area
+            cells[(r, c)] = np.array([[xa, ya], [xa + sw, ya], [xa + sw, ya + sh], [xa, ya + sh]])
+            # Surely tile only where the tile mask covers it; unlike the table but outside
+            # the mask (a dark house on a tile, glare): for the reader to decide.
+            share[(r, c)] = in_blob if in_blob >= TILE_SHARE else (0.4 if in_fg >= 0.5 else min(in_blob, in_fg))
+    tiles = [k for k, t in share.items() if t >= TILE_SHARE]
+    if not tiles:
+        return None
+    r0, r1 = min(k[0] for k in tiles), max(k[0] for k in tiles)
+    c0, c1 = min(k[1] for k in tiles), max(k[1] for k in tiles)
+    extent = (r1 - r0 + 1, c1 - c0 + 1)
+    if max(extent) > MAX_EXTENT:
+        return None  # not one kingdom (or a pitch misread)
+    back = cv2.invertAffineTransform(rot)
+    unrotate = lambda pts: np.asarray(pts, float) @ back[:, :2].T + back[:, 2]  # noqa: E731
+    out_cells, out_share = {}, {}
+    for r in range(r0, r1 + 1):
+        for c in range(c0, c1 + 1):
+            if (r, c) in cells:
+                quad, t = cells[(r, c)], share[(r, c)]
+            else:  # a cell the blob never reached: table, where the lattice puts it
+                quad, t = np.array([at(c, r), at(c + 1, r), at(c + 1, r + 1), at(c, r + 1)]), 0.0
+            out_cells[(r - r0, c - c0)] = unrotate(quad)
+            out_share[(r - r0, c - c0)] = t
+    corners = unrotate([at(c0, r0), at(c1 + 1, r0), at(c1 + 1, r1 + 1), at(c0, r1 + 1)])
+    edge = 2
+    touches = [side for side, strip in (("left", blob[:, :edge]), ("right", blob[:, -edge:]),
+                                        ("top", blob[:edge]), ("bottom", blob[-edge:])) if strip.any()]
+    return _Group(out_cells, out_share, extent, corners, float(p), touches)
+
+
+__all__ = ["LooseKingdom", "find_loose", "tile_mask", "turn", "pitch_of", "fit_cell", "SideEnergy",
+           "TILE_SHARE", "TABLE_SHARE"]

@@ -1,0 +1,85 @@
+"""Read a kingdom square by square where each square lies (kscore.vision.find.loose).
+
+A hand-laid kingdom has no single grid: each square is cut from the photo on
+its own quad and the cuts are laid side by side as a board image the
+recogniser reads as usual. Two things differ from reading a rectified board:
+
+- Brightness is normalised on the squares that are tiles only. The board's
+  other squares show the table (a dark carpet fills a 5x4 kingdom's 5x5 frame
+  with black), and normalising on them too made every tile too bright (on the
+  photos-loose carpet: castles read everywhere).
+- What the tile mask knows is used: a cell surely table is empty, a cell
+  surely tile is not; cells in between are the recogniser's call.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from kscore.game.kingdom import Terrain
+from kscore.game.tileset import TileSet
+from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
+from kscore.vision.read.counting import square_summaries
+from kscore.vision.read.crowns import crown_probability, find_candidates
+from kscore.vision.read.features import SQUARE_PX, prepare, terrain_features
+from kscore.vision.read.model import Models
+from kscore.vision.read.reader import BoardReading, decode_probabilities, default_models
+
+_EMPTY = TERRAIN_CLASSES.index(Terrain.EMPTY)
+#: A cell surely tile keeps this much of its "empty" probability (a hard 0 would make it impossible).
+NOT_EMPTY = 1e-3
+
+
+def cut_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], size: int, px: int = SQUARE_PX) -> np.ndarray:
+    """A size x size board image: each cell's quad (image pixels, TL TR BR BL) warped to px x px at its place."""
+    board = np.zeros((size * px, size * px, 3), np.uint8)
+    dst = np.float32([[0, 0], [px, 0], [px, px], [0, px]])
+    for (r, c), quad in cells.items():
+        hom = cv2.getPerspectiveTransform(np.float32(quad), dst)
+        board[r * px:(r + 1) * px, c * px:(c + 1) * px] = cv2.warpPerspective(
+            image, hom, (px, px), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return board
+
+
+def cell_probabilities(board: np.ndarray, size: int, tiles: list[tuple[int, int]], models: Models,
+                       px: int = SQUARE_PX) -> tuple[np.ndarray, np.ndarray]:
+    """Per-square terrain and crown probabilities, brightness measured on the `tiles` squares only."""
+    pixels = [board[r * px:(r + 1) * px, c * px:(c + 1) * px].reshape(-1, 3) for r, c in tiles]
+    reference = np.concatenate(pixels)[None] if pixels else None
+    prepared = prepare(board, size, reference=reference)
+    terrain = models.terrain.predict_full(terrain_features(prepared, size), len(TERRAIN_CLASSES))
+    candidates = find_candidates(prepared, models.crown_template, size)
+    crowns = models.count.predict_full(
+        square_summaries(candidates, crown_probability(models.candidate, candidates), size), len(CROWN_CLASSES))
+    return terrain.reshape(size, size, -1), crowns.reshape(size, size, -1)
+
+
+def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile: dict[tuple[int, int], float],
+               size: int, tileset: TileSet | None, name: str = "", models: Models | None = None,
+               surely_tile: float = 0.6, surely_table: float = 0.2) -> BoardReading:
+    """The kingdom whose squares lie at `cells` (image pixels) in a size x size frame.
+
+    tile: each cell's share of tile (cells missing or under surely_table are
+    empty; over surely_tile, not empty). Cells outside the dict are empty.
+    """
+    models = models if models is not None else default_models()
+    board = cut_cells(image, cells, size)
+    tiles = [p for p, t in tile.items() if t >= surely_tile]
+    terrain, crowns = cell_probabilities(board, size, tiles, models)
+    for r in range(size):
+        for c in range(size):
+            share = tile.get((r, c), 0.0)
+            if share < surely_table:
+                terrain[r, c] = 0.0
+                terrain[r, c, _EMPTY] = 1.0
+                crowns[r, c] = 0.0
+                crowns[r, c, 0] = 1.0
+            elif share >= surely_tile:
+                terrain[r, c, _EMPTY] *= NOT_EMPTY
+                terrain[r, c] /= terrain[r, c].sum()
+    kingdom, changes = decode_probabilities(terrain, crowns, tileset, name)
+    return BoardReading(kingdom, terrain, crowns, changes)
+
+
+__all__ = ["cut_cells", "cell_probabilities", "read_cells"]
