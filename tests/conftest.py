@@ -47,3 +47,9 @@ def photos_data() -> Path:
 def tiles_phone_data() -> Path:
     """../shared/data/tiles-phone: 5,655 labelled squares."""
     return _shared("tiles-phone")
+
+
+@pytest.fixture(scope="session")
+def photos_loose_data() -> Path:
+    """../shared/data/photos-loose: 5 photos of one hand-laid kingdom, labelled by its extent."""
+    return _shared("photos-loose")

@@ -149,30 +149,34 @@ def read_loose_photo(photo, rules: GameRules, models=None, start: float | None =
     start = time.perf_counter() if start is None else start
     groups = find_loose(photo)
     tileset = _tileset(rules)
-    kingdoms, notes = [], []
+    kingdoms, strays = [], []
     for group in (g for g in groups if not g.partial):
         size = frame_size(group.extent)
         cells = {p: q / photo.scale for p, q in group.cells.items()}
         reading = read_cells(photo.image, cells, group.tile, size, tileset, "", models)
-        if not reading.kingdom.castles():
-            notes.append(f"{group.squares} tile square(s) with no castle, apart from the kingdom: "
-                         "a stray domino (draft line, discards?), not scored")
-            continue
         rows, cols = group.extent
         extent_quad = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
         hom = cv2.getPerspectiveTransform(extent_quad, np.float32(group.corners))
         frame = np.float32([[0, 0], [size, 0], [size, size], [0, size]]).reshape(-1, 1, 2)
         corners = cv2.perspectiveTransform(frame, hom).reshape(4, 2).astype(float)
-        kingdoms.append((corners, group.extent, reading))
+        (kingdoms if reading.kingdom.castles() else strays).append((corners, group, reading))
+    if not kingdoms and strays:
+        # No group read a castle (glare, a castle unlike any the recogniser learnt): the largest
+        # is the kingdom, its castle missing from the reading (the score says so: no castle).
+        largest = max(strays, key=lambda k: k[1].squares)
+        strays.remove(largest)
+        kingdoms.append(largest)
+    notes = [f"{g.squares} tile square(s) apart from the kingdom, with no castle: a stray domino (draft line, "
+             "discards?), not scored" for _, g, _ in strays]
     if not kingdoms:
         return None
     kingdoms.sort(key=lambda k: (round(k[0][:, 1].mean() / (photo.size[1] / 4)), k[0][:, 0].mean()))
     names = kingdom_names(Path(photo.path).stem, len(kingdoms))
     read = []
-    for (corners, extent, reading), name in zip(kingdoms, names):
+    for (corners, group, reading), name in zip(kingdoms, names):
         kingdom = replace(reading.kingdom, name=name)
         read.append(PhotoKingdom(kingdom, tuple(tuple(float(v) for v in c) for c in corners.round(1)),
-                                 tuple(reading.changes), extent))
+                                 tuple(reading.changes), group.extent))
     partial = tuple(PartialKingdom(tuple(map(tuple, g.corners.round(1).tolist())), g.missing)
                     for g in groups if g.partial)
     return PhotoGame(rules, tuple(k.kingdom for k in read), str(photo.path), {}, found=tuple(read), partial=partial,

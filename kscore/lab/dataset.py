@@ -107,6 +107,8 @@ def load_extent_items(folder: Path | str) -> dict[Path, list[LabelledExtent]]:
     """The extent-labelled `items` format: photo file -> {rows, score} (one kingdom per photo)."""
     folder = Path(folder)
     items = json.loads((folder / "labels.json").read_text())["items"]
+    if not is_extent_format(folder):
+        raise ValueError(f"{folder}/labels.json: items are not labelled by their extent (`rows`, `score`)")
     return {folder / file: [LabelledExtent(tuple(tuple(extent_square(t) for t in row.split()) for row in entry["rows"]),
                                            int(entry["score"]))]
             for file, entry in items.items()}

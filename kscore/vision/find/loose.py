@@ -49,6 +49,12 @@ OPEN_SHARE = 0.03
 MIN_GROUP_SHARE = 0.01
 #: Smallest group read once the pitch is known, in squares (a domino is 2).
 MIN_GROUP_SQUARES = 1.5
+#: The second opening's disc, in squares.
+PIECE_OPEN = 0.12
+#: Gap (in squares) up to which pieces of tiles are one group.
+JOIN_GAP = 0.4
+#: Least solidity of a small piece of tiles (under 2.5 squares) for it to join a group.
+PIECE_SOLIDITY = 0.85
 #: Largest extent a kingdom may have (7x7, Mighty Duel).
 MAX_EXTENT = 7
 #: How far a cell's own fit may move from its lattice place (pass 1) and from the homography's (pass 2), in squares.
@@ -84,11 +90,11 @@ class LooseKingdom:
         return sum(t >= TILE_SHARE for t in self.tile.values())
 
 
-def tile_mask(fg: np.ndarray) -> np.ndarray:
-    """Pixels surely unlike the table, in blobs at least a few percent of the photo across (uint8 0/1)."""
+def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
+    """Pixels surely unlike the table, opened with a k px disc (default: OPEN_SHARE of the short side) (uint8 0/1)."""
     h, w = fg.shape
     mask = (cv2.GaussianBlur(fg, (0, 0), 1.0) > SURE_FOREGROUND).astype(np.uint8)
-    k = int(OPEN_SHARE * min(h, w)) | 1
+    k = (int(OPEN_SHARE * min(h, w)) if k is None else int(k)) | 1
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
@@ -127,13 +133,19 @@ def _autocorrelation(g: np.ndarray) -> np.ndarray:
     return ac / max(float(ac[0]), 1e-9)
 
 
-def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: int, height: int) -> float | None:
-    """Pixels per square from the edges' autocorrelation (rows and columns), within what the extent allows."""
+def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: int, height: int,
+             area: float = 0.0) -> float | None:
+    """Pixels per square from the edges' autocorrelation (rows and columns), within what the box allows.
+
+    At most 7 squares across the group's extent, at least one; and its area
+    (pixels of tile) at most 49 squares: a wood grain's or a print's period is
+    not a square.
+    """
     acx = _autocorrelation(gx * band)
     acy = _autocorrelation((gy * band).T)
     n = min(len(acx), len(acy))
     ac = acx[:n] + acy[:n]
-    lo = int(max(width, height) / (MAX_EXTENT + 0.5))  # at most 7 squares across
+    lo = int(max(width / (MAX_EXTENT + 0.5), height / (MAX_EXTENT + 0.5), np.sqrt(area / MAX_EXTENT**2)))
     hi = min(int(min(width, height) / 0.85), n - 2)  # at least one square
     if hi <= lo + 2:
         return None
@@ -226,29 +238,67 @@ class _Group:
 def _groups(work: np.ndarray, fg: np.ndarray | None = None) -> list[_Group]:
     fg = foreground(work) if fg is None else fg
     h, w = fg.shape
-    count, labels, stats, centres = cv2.connectedComponentsWithStats(tile_mask(fg))
+    mask = tile_mask(fg)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
+    if count < 2:
+        return []
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)
     soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
-    pitch = None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[largest, cv2.CC_STAT_AREA] < MIN_GROUP_SHARE * h * w:
+        return []
+    # The pitch from every sizeable piece of tiles together (one table, one distance): a kingdom
+    # laid loosely falls apart into dominoes here, and one domino alone shows too few seams.
+    big = np.isin(labels, [j for j in range(1, count) if stats[j, cv2.CC_STAT_AREA] >= 0.25 * stats[largest, cv2.CC_STAT_AREA]])
+    blob = fill_holes(big.astype(np.uint8))
+    pitch = _fit_group(work, lab, grey, soft, blob, tuple(float(v) for v in centres[largest]), None, pitch_only=True)
+    if pitch is None:
+        return []
+    # Then the tiles again, opened in proportion to a square: a tile's worn or dark rim
+    # (a mine, the castle) no longer splits a loosely laid kingdom into pieces.
+    sure = mask  # what the coarser opening keeps: a cell is surely tile only where this covers it
+    mask = tile_mask(fg, max(5, PIECE_OPEN * pitch))
+    # Pieces under half a square, and small ones not about as solid as a tile or a domino
+    # (clusters of a carpet's dots that survived the opening), join nothing and are no tile.
+    mask, sure = _tile_pieces(mask, pitch), _tile_pieces(sure, pitch)
+    k = int(JOIN_GAP * pitch) | 1
+    joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(joined)
     out = []
     for j in [int(j) for j in np.argsort(-stats[:, cv2.CC_STAT_AREA]) if j != 0]:
-        blob = fill_holes((labels == j).astype(np.uint8))
-        area = float(blob.sum())
-        if pitch is None and area < MIN_GROUP_SHARE * h * w:
-            break
-        if pitch is not None and area < MIN_GROUP_SQUARES * pitch * pitch:
+        blob = fill_holes(((labels == j) & (mask > 0)).astype(np.uint8))
+        if blob.sum() < MIN_GROUP_SQUARES * pitch * pitch:
             continue
-        group = _fit_group(work, lab, grey, soft, blob, tuple(float(v) for v in centres[j]), pitch)
-        if group is None:
-            continue
-        if pitch is None:
-            pitch = group.pitch
-        out.append(group)
+        region = cv2.dilate((labels == j).astype(np.uint8), np.ones((3, 3), np.uint8))
+        group = _fit_group(work, lab, grey, soft, blob, tuple(float(v) for v in centres[j]), pitch,
+                           sure=fill_holes(sure & region))
+        if group is not None:
+            out.append(group)
     return out
 
 
-def _fit_group(work, lab, grey, soft, blob, centre, pitch) -> _Group | None:
+def _tile_pieces(mask: np.ndarray, pitch: float) -> np.ndarray:
+    """The mask less its pieces under half a square and its small ones (under 2.5 squares) less solid than a tile."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    area = stats[:, cv2.CC_STAT_AREA]
+    drop = [j for j in range(1, count) if area[j] < 0.5 * pitch * pitch
+            or (area[j] < 2.5 * pitch * pitch and _solidity(labels == j) < PIECE_SOLIDITY)]
+    out = mask.copy()
+    out[np.isin(labels, drop)] = 0
+    return out
+
+
+def _solidity(piece: np.ndarray) -> float:
+    """Area over convex hull area of a piece's outline (a square or a domino: ~0.95)."""
+    contours, _ = cv2.findContours(piece.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return 0.0
+    outline = max(contours, key=cv2.contourArea)
+    return float(cv2.contourArea(outline) / max(cv2.contourArea(cv2.convexHull(outline)), 1.0))
+
+
+def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: bool = False, sure=None):
     h, w = blob.shape
     theta = turn(grey, cv2.dilate(blob, np.ones((5, 5), np.uint8)))
     rot = cv2.getRotationMatrix2D(centre, theta, 1.0)  # photo -> a frame where the lattice is upright
@@ -263,11 +313,13 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch) -> _Group | None:
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     if pitch is None:
         band = cv2.dilate(rblob, np.ones((7, 7), np.uint8)).astype(np.float32)
-        pitch = pitch_of(gx, gy, band, x1 - x0, y1 - y0)
-        if pitch is None:
-            return None
+        pitch = pitch_of(gx, gy, band, x1 - x0, y1 - y0, float(rblob.sum()))
+        if pitch is None or pitch_only:
+            return pitch
     p = pitch
     blob_sums = cv2.integral(rblob.astype(np.float32))
+    sure_sums = blob_sums if sure is None else cv2.integral(
+        cv2.warpAffine(sure, rot, (w, h), flags=cv2.INTER_NEAREST).astype(np.float32))
     # The coarse lattice: the offset whose cells are most clearly all tile or all table.
     best = None
     for ox in np.linspace(0, p, 16, endpoint=False):
@@ -311,7 +363,7 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch) -> _Group | None:
             xa, ya = cx - sw / 2, cy - sh / 2
             inner_x, inner_y = np.array([xa + 0.1 * sw, xa + 0.9 * sw]), np.array([ya + 0.1 * sh, ya + 0.9 * sh])
             area = 0.64 * sw * sh
-            in_blob = float(_box_sums(blob_sums, inner_x, inner_y)[0, 0]) / area
+            in_blob = float(_box_sums(sure_sums, inner_x, inner_y)[0, 0]) / area
             in_fg = float(_box_sums(tile_sums, inner_x, inner_y)[0, 0]) / area
             cells[(r, c)] = np.array([[xa, ya], [xa + sw, ya], [xa + sw, ya + sh], [xa, ya + sh]])
             # Surely tile only where the tile mask covers it; unlike the table but outside

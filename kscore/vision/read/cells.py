@@ -55,6 +55,25 @@ def cell_probabilities(board: np.ndarray, size: int, tiles: list[tuple[int, int]
     return terrain.reshape(size, size, -1), crowns.reshape(size, size, -1)
 
 
+_CASTLE = TERRAIN_CLASSES.index(Terrain.CASTLE)
+
+
+def one_castle(terrain: np.ndarray) -> None:
+    """Keep the castle as an option on the square most like it only (in place): a kingdom has one.
+
+    A glare-washed forest or a tile with a house can look like the castle; the
+    decoder gives up on a reading with several castles when repairing it costs
+    too much, and a second castle must never be invented.
+    """
+    flat = terrain.reshape(-1, terrain.shape[-1])
+    if flat[:, _CASTLE].max() <= 0:
+        return
+    best = int(np.argmax(flat[:, _CASTLE]))
+    others = np.arange(len(flat)) != best
+    flat[others, _CASTLE] = 0.0
+    flat[others] /= np.maximum(flat[others].sum(axis=1, keepdims=True), 1e-12)
+
+
 def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile: dict[tuple[int, int], float],
                size: int, tileset: TileSet | None, name: str = "", models: Models | None = None,
                surely_tile: float = 0.6, surely_table: float = 0.2) -> BoardReading:
@@ -78,6 +97,7 @@ def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile
             elif share >= surely_tile:
                 terrain[r, c, _EMPTY] *= NOT_EMPTY
                 terrain[r, c] /= terrain[r, c].sum()
+    one_castle(terrain)
     kingdom, changes = decode_probabilities(terrain, crowns, tileset, name)
     return BoardReading(kingdom, terrain, crowns, changes)
 

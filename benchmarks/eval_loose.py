@@ -1,0 +1,127 @@
+"""Measure the whole photo pipeline on synthetic kingdoms laid by hand (kscore.lab.loose_scenes).
+
+Each scene: one kingdom built domino by domino (gaps, offsets, small turns,
+random extents and holes, flat or board castles), maybe stray dominoes beside
+it, on one of many surfaces, warm or cold light, glare. Prints kingdoms found
+(a kingdom reported whose squares match the truth's extent up to rotation and
+translation, at least half of them right), squares right, exact scores,
+strays scored (a kingdom reported larger than the truth or where none is),
+false finds and time per scene. The old scenes (whole boards pasted) are
+benchmarks/eval_synthetic.py.
+
+    python benchmarks/eval_loose.py --scenes 40 --seed 1
+    python benchmarks/eval_loose.py --scenes 40 --holdout   # recogniser trained without the scenes' kingdoms
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
+
+from kscore.app.pipeline import read_loaded_photo  # noqa: E402
+from kscore.errors import NothingRecognisedError  # noqa: E402
+from kscore.game.kingdom import Terrain  # noqa: E402
+from kscore.lab.dataset import LabelledExtent, load_boards  # noqa: E402
+from kscore.lab.evaluate_photos import extent_squares_right  # noqa: E402
+from kscore.lab.loose_scenes import SquareBank, make_loose_scene  # noqa: E402
+from kscore.lab.measures import kingdom_points  # noqa: E402
+from kscore.vision.load import Photo  # noqa: E402
+
+
+def occupied_extent(kingdom) -> tuple[int, int]:
+    tiles = [p for p, sq in kingdom.squares() if sq.terrain is not Terrain.EMPTY]
+    if not tiles:
+        return (0, 0)
+    return (max(r for r, _ in tiles) - min(r for r, _ in tiles) + 1, max(c for _, c in tiles) - min(c for _, c in tiles) + 1)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
+    ap.add_argument("--scenes", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--holdout", action="store_true",
+                    help="train the recogniser without every 3rd kingdom; scenes are built from those only")
+    ap.add_argument("--list", action="store_true", help="one line per scene not found or not exact")
+    ap.add_argument("--save", type=Path, help="write the scenes not found or not exact here as JPEGs")
+    args = ap.parse_args(argv)
+    boards = load_boards(args.data / "kingdomino")
+    models = None
+    if args.holdout:
+        from kscore.lab.train import fit_models, load_board_samples
+
+        groups = sorted({b.group for b in boards})
+        held_out = set(groups[::3])
+        t = time.perf_counter()
+        models = fit_models([s for s in load_board_samples(args.data / "kingdomino") if s.group not in held_out])
+        print(f"trained without {len(held_out)} kingdoms ({time.perf_counter() - t:.0f} s); scenes are built from them")
+        boards = [b for b in boards if b.group in held_out]
+    bank = SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle")
+    rng = np.random.default_rng(args.seed)
+    found = exact = right = squares = strays_scored = false_finds = flagged_wrong = wrong = 0
+    by_surface: dict = collections.defaultdict(lambda: [0, 0, 0])  # scenes, found, exact
+    times = []
+    for s in range(args.scenes):
+        scene = make_loose_scene(bank, rng)
+        truth = LabelledExtent(scene.rows, scene.score)
+        photo = Photo(Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
+        start = time.perf_counter()
+        try:
+            read = list(read_loaded_photo(photo, models=models).found)
+        except NothingRecognisedError:
+            read = []
+        times.append(time.perf_counter() - start)
+        squares += truth.squares
+        by_surface[scene.surface][0] += 1
+        best = max(((extent_squares_right(truth, k.kingdom), i) for i, k in enumerate(read)), default=None)
+        ok = is_exact = False
+        if best is not None and best[0] >= truth.squares / 2:
+            hit = read[best[1]]
+            ok = True
+            found += 1
+            right += best[0]
+            by_surface[scene.surface][1] += 1
+            points = kingdom_points(hit.kingdom)
+            is_exact = points == scene.score
+            exact += is_exact
+            by_surface[scene.surface][2] += is_exact
+            ext = occupied_extent(hit.kingdom)
+            strays_scored += sorted(ext) != sorted((len(scene.rows), len(scene.rows[0])))
+            if not is_exact:
+                wrong += 1
+                flagged_wrong += bool(hit.kingdom.uncertain())
+            false_finds += len(read) - 1
+        else:
+            false_finds += len(read)
+        if args.list and not is_exact:
+            got = "not found" if not ok else f"score {kingdom_points(read[best[1]].kingdom)}, squares {best[0]}/{truth.squares}"
+            print(f"  scene {s} ({scene.surface}, {len(scene.rows)}x{len(scene.rows[0])} of {scene.size}x{scene.size},"
+                  f" {scene.strays} strays, pitch {scene.pitch:.0f}): truth {scene.score}, {got}")
+        if args.save and not is_exact:
+            import cv2
+
+            args.save.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(args.save / f"loose{s}_{scene.surface}.jpg"), scene.image)
+    n = args.scenes
+    print(f"loose scenes: {n} (seed {args.seed}{', held-out kingdoms' if args.holdout else ', shipped models: in-sample squares'})")
+    print(f"kingdoms found:     {found}/{n} = {found / n:.1%}  (target >= 98%)")
+    print(f"squares right:      {right}/{squares} = {right / max(squares, 1):.1%}")
+    print(f"exact scores:       {exact}/{n} = {exact / n:.1%}  (target >= 90%)")
+    print(f"wrong scores with a '?' square: {flagged_wrong}/{wrong}")
+    print(f"strays scored (extent larger than the kingdom's): {strays_scored}")
+    print(f"false finds:        {false_finds} in {n} scenes")
+    print(f"time per scene:     mean {np.mean(times):.2f} s, max {np.max(times):.2f} s")
+    print("by surface (scenes, found, exact): " + ", ".join(f"{k} {v[0]}/{v[1]}/{v[2]}" for k, v in sorted(by_surface.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,302 @@
+"""Synthetic scenes of kingdoms laid by hand, domino by domino, with ground truth.
+
+The scenes of kscore.lab.synth paste whole labelled boards: neat square blocks.
+Players' tables look otherwise (issue 13, ../shared/data/photos-loose): each
+domino is laid by hand, with gaps, offsets up to a quarter square and small
+turns; the kingdom's extent is often smaller than its frame and holes are
+anywhere; stray dominoes (the draft line, discards) lie nearby; surfaces are
+busy. Here a kingdom is built from real dominoes of the box (game.tileset),
+each half cut from a labelled square of the 500x500 boards (or, for a flat
+castle, from the phone squares), and every domino is drawn on its own.
+
+`make_loose_scene(bank, rng)` -> LooseScene(image, truth rows, score, strays).
+The truth is the occupied extent as the scene shows it (row 0 nearest the
+top), the format of photos-loose, so kscore.lab.evaluate_photos'
+extent matching scores it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from kscore.game.kingdom import Square, Terrain
+from kscore.game.tileset import KINGDOMINO
+from kscore.lab.synth import background
+
+#: Surfaces: the old synth kinds plus busy ones real tables show.
+SURFACES = ("wood", "cloth", "carpet", "table", "mat", "dotted", "stone", "pattern", "felt")
+
+
+@dataclass
+class SquareBank:
+    """Square crops (BGR, any size) per (terrain, crowns); castles: flat printed ones and board ones."""
+
+    squares: dict
+    flat_castles: list
+
+    @classmethod
+    def from_boards(cls, boards, flat_castle_folder: Path | None = None, limit: int = 60) -> "SquareBank":
+        """Cut every labelled board (kscore.lab.dataset.LabelledBoard) into its squares."""
+        squares = defaultdict(list)
+        for board in boards:
+            image = cv2.imread(str(board.image))
+            px = image.shape[0] // board.kingdom.size
+            for (r, c), sq in board.kingdom.squares():
+                if sq.terrain is Terrain.EMPTY:
+                    continue
+                key = (sq.terrain, 0 if sq.terrain is Terrain.CASTLE else sq.crowns)
+                squares[key].append(image[r * px:(r + 1) * px, c * px:(c + 1) * px].copy())
+        flats = []
+        if flat_castle_folder is not None and flat_castle_folder.is_dir():
+            for path in sorted(flat_castle_folder.glob("*.jpg"))[:limit]:
+                im = cv2.imread(str(path))
+                if im is not None:
+                    flats.append(im)
+        return cls(dict(squares), flats)
+
+    def square(self, key, rng) -> np.ndarray | None:
+        options = self.squares.get(key)
+        if not options:
+            return None
+        return cv2.resize(options[int(rng.integers(0, len(options)))], (100, 100), interpolation=cv2.INTER_AREA)
+
+    def castle(self, rng, flat: bool) -> np.ndarray:
+        pool = self.flat_castles if flat and self.flat_castles else self.squares[(Terrain.CASTLE, 0)]
+        return cv2.resize(pool[int(rng.integers(0, len(pool)))], (100, 100), interpolation=cv2.INTER_AREA)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One domino in the kingdom: its two squares' grid places and what they show."""
+
+    cells: tuple[tuple[int, int], tuple[int, int]]
+    squares: tuple[Square, Square]
+
+
+@dataclass(frozen=True)
+class LooseScene:
+    image: np.ndarray
+    rows: tuple[tuple[Square, ...], ...]  # the occupied extent as the scene shows it ('.' = Terrain.EMPTY)
+    score: int
+    strays: int  # stray dominoes drawn beside the kingdom
+    surface: str
+    size: int  # the frame: 5 or 7
+    pitch: float  # pixels per square
+
+
+def build_kingdom(rng: np.random.Generator, size: int, dominoes: int, bank: SquareBank) -> tuple[list[Placed], tuple]:
+    """Real dominoes of the box laid one by one next to what is there, within a size x size frame.
+
+    Returns the dominoes and the castle's cell; the frame is not filled unless
+    by chance (kingdoms smaller than their frame, holes, ragged outlines).
+    """
+    box = [d for d in KINGDOMINO.dominoes
+           if bank.squares.get((d[1][0], d[1][1])) and bank.squares.get((d[2][0], d[2][1]))]
+    order = rng.permutation(len(box))
+    castle = (0, 0)
+    taken = {castle}
+    placed: list[Placed] = []
+    for i in order:
+        if len(placed) >= dominoes:
+            break
+        _, a, b = box[int(i)]
+        options = []
+        for (r, c) in taken:
+            for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                first = (r + dr, c + dc)
+                for er, ec in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                    second = (first[0] + er, first[1] + ec)
+                    if first in taken or second in taken:
+                        continue
+                    cells = taken | {first, second}
+                    rows = [p[0] for p in cells]
+                    cols = [p[1] for p in cells]
+                    if max(rows) - min(rows) < size and max(cols) - min(cols) < size:
+                        options.append((first, second))
+        if not options:
+            continue
+        first, second = options[int(rng.integers(0, len(options)))]
+        taken |= {first, second}
+        placed.append(Placed((first, second), (Square(a[0], a[1]), Square(b[0], b[1]))))
+    return placed, castle
+
+
+def _tile_image(squares: list[np.ndarray], rng) -> np.ndarray:
+    """A domino (or the castle tile) as one image, squares side by side, worn dark edges."""
+    img = np.hstack(squares).astype(np.float32)
+    h, w = img.shape[:2]
+    edge = np.ones((h, w), np.float32)
+    t = int(rng.integers(1, 4))
+    edge[:t], edge[-t:], edge[:, :t], edge[:, -t:] = 0.6, 0.6, 0.6, 0.6
+    return img * edge[..., None]
+
+
+def _surface(kind: str, rng, h: int, w: int) -> np.ndarray:
+    """A float32 BGR surface: synth's kinds, plus dotted carpet, speckled stone, patterned carpet and felt."""
+    if kind in ("wood", "cloth", "carpet", "table", "mat"):
+        return background(kind, rng, h, w)
+    if kind == "dotted":  # dark carpet with lines of bright coloured dots
+        img = np.full((h, w, 3), rng.uniform(15, 45), np.float32) + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+        r = int(rng.integers(2, 6))
+        step = int(rng.integers(3 * r, 6 * r))
+        for x in range(int(rng.integers(0, step)), w, step):
+            colour = tuple(float(v) for v in rng.uniform(60, 255, 3))
+            if rng.random() < 0.4:
+                continue
+            y0, y1 = sorted(rng.integers(0, h, 2))
+            for y in range(int(y0), int(y1), int(2.5 * r)):
+                cv2.circle(img, (x, y), r, colour, -1)
+        return img
+    if kind == "stone":  # beige or grey speckled countertop
+        base = np.array(rng.choice([[150, 185, 205], [170, 170, 175], [120, 150, 175], [200, 205, 210]]), np.float32)
+        speck = (rng.random((h, w)) < rng.uniform(0.02, 0.08)).astype(np.float32)
+        speck = cv2.GaussianBlur(speck, (0, 0), 0.8) * rng.uniform(-300, 300)
+        cloud = cv2.resize(rng.random((h // 40 + 2, w // 40 + 2)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        return base[None, None] * (0.9 + 0.2 * cloud[..., None]) + speck[..., None]
+    if kind == "pattern":  # a carpet with a repeated motif in muted colours
+        base = rng.uniform(40, 140, 3).astype(np.float32)
+        other = np.clip(base + rng.uniform(-50, 50, 3), 0, 255).astype(np.float32)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        period = rng.uniform(30, 120)
+        motif = (np.abs(np.mod(xx + yy, period) - period / 2) + np.abs(np.mod(xx - yy, period) - period / 2)) < period / 3
+        img = np.where(motif[..., None], other[None, None], base[None, None]).astype(np.float32)
+        return cv2.GaussianBlur(img, (0, 0), 1.2) + rng.normal(0, 6, (h, w, 1)).astype(np.float32)
+    if kind == "felt":  # a coloured gaming mat, fine fibres
+        base = cv2.cvtColor(np.uint8([[[rng.uniform(0, 180), rng.uniform(80, 200), rng.uniform(60, 160)]]]),
+                            cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+        fibre = cv2.GaussianBlur(rng.random((h, w)).astype(np.float32), (0, 0), 0.7)
+        return base[None, None] * (0.85 + 0.3 * fibre[..., None])
+    raise ValueError(kind)
+
+
+def _warm_or_cold(img: np.ndarray, rng) -> np.ndarray:
+    """A colour cast (warm lamp, cold daylight), uneven light, and glare spots on the glossy tiles."""
+    h, w = img.shape[:2]
+    cast = np.array(rng.choice([[0.75, 0.95, 1.15], [1.15, 1.0, 0.85], [1.0, 1.0, 1.0]]), np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = (xx * np.cos(angle) + yy * np.sin(angle)) / max(h, w)
+    gain = rng.uniform(0.75, 1.05) + rng.uniform(0, 0.35) * (ramp - ramp.min())
+    return img * gain[..., None] * cast
+
+
+def _glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float) -> np.ndarray:
+    """Soft white veils on a few places of the tiles (the glossy print catching a lamp)."""
+    h, w = img.shape[:2]
+    veil = np.zeros((h, w), np.float32)
+    ys, xs = np.nonzero(tiles)
+    for _ in range(int(rng.integers(0, 3))):
+        i = int(rng.integers(0, len(xs)))
+        cv2.ellipse(veil, (int(xs[i]), int(ys[i])), (int(pitch * rng.uniform(0.5, 1.5)), int(pitch * rng.uniform(0.3, 0.8))),
+                    float(rng.uniform(0, 180)), 0, 360, float(rng.uniform(0.25, 0.6)), -1)
+    veil = cv2.GaussianBlur(veil, (0, 0), pitch / 3) * tiles
+    return img * (1 - veil[..., None]) + 245 * veil[..., None]
+
+
+def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | None = None,
+                     size: int | None = None, strays: int | None = None, jpeg: bool = True) -> LooseScene:
+    """One kingdom laid by hand on a random surface, maybe with stray dominoes beside it."""
+    from kscore.game.kingdom import Kingdom
+    from kscore.game.scoring import score_kingdom
+
+    surface = surface or SURFACES[int(rng.integers(0, len(SURFACES)))]
+    size = size or int(rng.choice([5, 5, 5, 7]))
+    most = (size * size - 1) // 2
+    count = int(rng.integers(1, most + 1)) if rng.random() < 0.5 else int(rng.integers(max(1, most - 3), most + 1))
+    placed, castle = build_kingdom(rng, size, count, bank)
+    strays = int(rng.choice([0, 0, 1, 2, 3])) if strays is None else strays
+    w, h = int(rng.choice([1600, 1400, 1200])), int(rng.choice([1200, 1050, 900]))
+    cells = [castle] + [p for d in placed for p in d.cells]
+    r0, c0 = min(p[0] for p in cells), min(p[1] for p in cells)
+    rows_n, cols_n = max(p[0] for p in cells) - r0 + 1, max(p[1] for p in cells) - c0 + 1
+    pitch = rng.uniform(0.6, 0.9) * min(w / (cols_n + 3 + 2 * (strays > 0)), h / (rows_n + 3), 170)
+    theta = rng.uniform(-25, 25)
+    img = _surface(surface, rng, h, w).astype(np.float32)
+    tiles = np.zeros((h, w), np.float32)
+    centre = np.array([w / 2 + rng.uniform(-0.1, 0.1) * w, h / 2 + rng.uniform(-0.1, 0.1) * h])
+    if strays:
+        centre[0] -= pitch * 1.2  # room on the right for the draft line
+    rot = np.array([[np.cos(np.radians(theta)), -np.sin(np.radians(theta))],
+                    [np.sin(np.radians(theta)), np.cos(np.radians(theta))]])
+
+    def to_scene(r: float, c: float) -> np.ndarray:
+        local = np.array([c - c0 - cols_n / 2, r - r0 - rows_n / 2]) * pitch
+        return centre + rot @ local
+
+    gap = rng.uniform(0.01, 0.06)
+    loose = rng.uniform(0.02, 0.1)  # how carelessly dominoes are laid (sd of offsets, in squares)
+
+    def draw(pieces: dict, shift: np.ndarray, turn: float) -> None:
+        """One tile: its squares (cell -> 100 px image, one or two side by side) moved and turned as one."""
+        rows_ = sorted({p[0] for p in pieces})
+        cols_ = sorted({p[1] for p in pieces})
+        if len(rows_) == 1:
+            image = _tile_image([pieces[(rows_[0], c)] for c in cols_], rng)
+        else:
+            image = np.rot90(_tile_image([np.rot90(pieces[(r, cols_[0])], 1) for r in rows_], rng), -1)  # first row on top
+        corner_cells = np.array([[cols_[0], rows_[0]], [cols_[-1] + 1, rows_[0]],
+                                 [cols_[-1] + 1, rows_[-1] + 1], [cols_[0], rows_[-1] + 1]], float)
+        mid = corner_cells.mean(axis=0)
+        span = np.array([len(cols_), len(rows_)], float)
+        corner_cells = mid + (corner_cells - mid) * (1 - gap / span)
+        tr = np.array([[np.cos(np.radians(turn)), -np.sin(np.radians(turn))],
+                       [np.sin(np.radians(turn)), np.cos(np.radians(turn))]])
+        corner_cells = mid + (corner_cells - mid) @ tr.T + shift
+        dst = np.array([to_scene(y, x) for x, y in corner_cells], np.float32)
+        image = np.ascontiguousarray(image)
+        src = np.float32([[0, 0], [image.shape[1], 0], [image.shape[1], image.shape[0]], [0, image.shape[0]]])
+        hom = cv2.getPerspectiveTransform(src, dst)
+        shadow = np.zeros((h, w), np.float32)
+        cv2.fillConvexPoly(shadow, (dst + pitch * 0.03).astype(np.int32), 1.0)
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, pitch * 0.04))
+        img[:] *= (1 - 0.45 * shadow)[..., None]
+        warped = cv2.warpPerspective(image, hom, (w, h), flags=cv2.INTER_LINEAR)
+        mask = cv2.warpPerspective(np.ones(image.shape[:2], np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)
+        img[:] = img * (1 - mask[..., None]) + warped * mask[..., None]
+        tiles[:] = np.maximum(tiles, mask)
+
+    def jitter() -> tuple[np.ndarray, float]:
+        return np.clip(rng.normal(0, loose, 2), -0.25, 0.25), float(np.clip(rng.normal(0, 1.5), -4, 4))
+
+    grid: dict = {castle: Square(Terrain.CASTLE)}
+    shift, turn = jitter()
+    draw({castle: bank.castle(rng, flat=rng.random() < 0.5)}, shift, turn)
+    for d in placed:
+        shift, turn = jitter()
+        draw({cell: bank.square((sq.terrain, sq.crowns), rng) for cell, sq in zip(d.cells, d.squares)}, shift, turn)
+        grid[d.cells[0]], grid[d.cells[1]] = d.squares
+    # Stray dominoes: a draft line to the right, at least a square and a half away.
+    used = {(d.squares[0].terrain, d.squares[0].crowns, d.squares[1].terrain, d.squares[1].crowns) for d in placed}
+    box = [d for d in KINGDOMINO.dominoes if (d[1][0], d[1][1], d[2][0], d[2][1]) not in used
+           and bank.squares.get((d[1][0], d[1][1])) and bank.squares.get((d[2][0], d[2][1]))]
+    for k in range(strays):
+        _, a, b = box[int(rng.integers(0, len(box)))]
+        row, col = r0 + round(k * 1.5), c0 + cols_n + 2
+        shift, turn = jitter()
+        shift = shift + [rng.uniform(0, 0.4), rng.uniform(-0.2, 0.2)]
+        draw({(row, col): bank.square((a[0], a[1]), rng), (row, col + 1): bank.square((b[0], b[1]), rng)}, shift, turn)
+    img = _warm_or_cold(img, rng)
+    if rng.random() < 0.5:
+        img = _glare(img, tiles, rng, pitch)
+    if rng.random() < 0.6:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
+    img = np.clip(img + rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32), 0, 255).astype(np.uint8)
+    if jpeg:
+        _ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    rows = tuple(tuple(grid.get((r, c), Square(Terrain.EMPTY)) for c in range(c0, c0 + cols_n))
+                 for r in range(r0, r0 + rows_n))
+    frame = [[Square(Terrain.EMPTY)] * size for _ in range(size)]
+    for r, row in enumerate(rows):
+        for c, sq in enumerate(row):
+            frame[r][c] = sq
+    score = score_kingdom(Kingdom.from_rows("truth", frame), check=False).total
+    return LooseScene(img, rows, score, strays, surface, size, float(pitch))
+
+
+__all__ = ["SURFACES", "SquareBank", "LooseScene", "build_kingdom", "make_loose_scene"]

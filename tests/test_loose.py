@@ -1,0 +1,85 @@
+"""Kingdoms laid by hand, found tile by tile (kscore.vision.find.loose) and read where each square lies."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import TEST_DATA
+from kscore.app.pipeline import read_photo
+from kscore.game.kingdom import Kingdom, Square, Terrain
+from kscore.lab.dataset import LabelledExtent, extent_square, load_extent_items
+from kscore.lab.evaluate_photos import evaluate_photo_items, extent_squares_right
+from kscore.vision.find.loose import find_loose
+from kscore.vision.load import load_photo
+
+LOOSE = TEST_DATA / "loose"
+
+
+def _extent_rows(kingdom: Kingdom) -> list[str]:
+    """The occupied extent as text rows ('..' empty), as photos-loose labels it."""
+    tiles = [p for p, sq in kingdom.squares() if sq.terrain is not Terrain.EMPTY]
+    r0, r1 = min(r for r, _ in tiles), max(r for r, _ in tiles)
+    c0, c1 = min(c for _, c in tiles), max(c for _, c in tiles)
+
+    def token(sq: Square) -> str:
+        if sq.terrain is Terrain.EMPTY:
+            return ".."
+        return "C0" if sq.terrain is Terrain.CASTLE else sq.terrain.value[0].upper() + str(sq.crowns)
+
+    return [" ".join(token(kingdom[(r, c)]) for c in range(c0, c1 + 1)) for r in range(r0, r1 + 1)]
+
+
+def test_a_row_of_five_on_a_dotted_carpet_is_found_whole_and_read(tmp_path):
+    # Was "cut by the photo's right and top edge": the carpet's dotted lines joined the tiles' colour blob.
+    game = read_photo(LOOSE / "carpet_step2.jpg")
+    assert len(game.found) == 1 and not game.partial
+    found = game.found[0]
+    assert found.extent == (1, 5)
+    assert found.kingdom.size == 5  # a smaller-than-frame kingdom lies in a 5x5 frame, the rest empty
+    assert _extent_rows(found.kingdom) == ["F0 W1 C0 F1 W0"]
+
+
+def test_a_ragged_5x4_kingdom_keeps_its_empty_corners_and_one_castle():
+    game = read_photo(LOOSE / "carpet_step5.jpg")
+    (found,) = game.found
+    assert found.extent == (4, 5)
+    kingdom = found.kingdom
+    assert kingdom.castles() == [(2, 2)]  # the flat printed castle; never a second one
+    for empty in [(0, 4), (1, 4), (3, 4)] + [(4, c) for c in range(5)]:
+        assert kingdom[empty].terrain is Terrain.EMPTY, empty
+    # Squares read where they lie: the rows the recogniser reads despite glare are right.
+    rows = _extent_rows(kingdom)
+    assert rows[0] == "F1 L0 L1 F0 .." and rows[3] == "W0 W0 W0 F0 .."
+
+
+def test_extent_labels_match_up_to_rotation_and_translation():
+    truth = LabelledExtent(tuple(tuple(extent_square(t) for t in row.split()) for row in ["C0 F1 W0"]), 1)
+    rows = [[Square(Terrain.EMPTY)] * 5 for _ in range(5)]
+    rows[1][3], rows[2][3], rows[3][3] = Square(Terrain.CASTLE), Square(Terrain.FOREST, 1), Square(Terrain.WHEAT)
+    upright = Kingdom.from_rows("x", rows)  # the extent turned a quarter and moved
+    assert extent_squares_right(truth, upright) == 3
+    rows[3][3] = Square(Terrain.LAKE)
+    assert extent_squares_right(truth, Kingdom.from_rows("x", rows)) == 2
+    assert extent_square("..").terrain is Terrain.EMPTY and extent_square("M2") == Square(Terrain.MINE, 2)
+
+
+def test_photos_loose_are_all_found_with_their_extent(photos_loose_data):
+    labels = json.loads((photos_loose_data / "labels.json").read_text())["items"]
+    for path, (truth,) in load_extent_items(photos_loose_data).items():
+        game = read_photo(path)
+        assert len(game.found) == 1, path.name
+        rows, cols = game.found[0].extent
+        assert f"{cols}x{rows}" == labels[path.name]["extent"], path.name
+        assert truth.squares == rows * cols
+
+
+def test_eval_reports_the_extent_format(photos_loose_data):
+    result = evaluate_photo_items(photos_loose_data, echo=None)
+    assert len(result.kingdoms) == 5 and all(k.found for k in result.kingdoms)
+    assert result.false_finds == 0
+    assert "corners" not in "\n".join(result.lines()[6:])  # no corner labels: none reported
+    with pytest.raises(ValueError, match="extent"):
+        load_extent_items(TEST_DATA / "photo")  # the corner format is not the extent one
