@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kscore.errors import KscoreError, NothingRecognisedError
@@ -85,6 +85,9 @@ def read_photo(path: Path | str, rules: GameRules | None = None, models=None) ->
 
 def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start: float | None = None) -> PhotoGame:
     """read_photo for a decoded kscore.vision.load.Photo (synthetic scenes use this directly)."""
+    import cv2
+    import numpy as np
+
     from kscore.vision.find.localise import localise
 
     rules = rules or GameRules()
@@ -110,10 +113,23 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     tileset = _tileset(rules)
     detailed = photo_for_reading(photo, complete)
     read: list[PhotoKingdom] = []
+    loose, _strays = loose_readings(photo, tileset, models)
     for board, name in zip(complete, names):
         reading = read_board_in_photo(detailed, board.corners, board.size, tileset, name, models)
         corners = tuple(tuple(float(v) for v in c) for c in board.corners.round(1))
-        read.append(PhotoKingdom(reading.kingdom, corners, tuple(reading.changes)))
+        found_here = PhotoKingdom(reading.kingdom, corners, tuple(reading.changes))
+        # A grid of 5x5 or 7x7 squares laid over a kingdom that does not fill it (a 4x4 one
+        # laid by hand, rows of table taken in): the kingdom found tile by tile inside it
+        # replaces it when its reading is the more plausible one.
+        for corners_l, group, reading_l in loose:
+            inside = cv2.pointPolygonTest(np.float32(board.corners).reshape(-1, 1, 2),
+                                          tuple(float(v) for v in group.corners.mean(axis=0)), False) >= 0
+            if inside and group.extent != (board.size, board.size) and _plausibility(reading_l) > _plausibility(reading):
+                found_here = PhotoKingdom(replace(reading_l.kingdom, name=name),
+                                          tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
+                                          tuple(reading_l.changes), group.extent)
+                break
+        read.append(found_here)
     return PhotoGame(
         rules,
         tuple(k.kingdom for k in read),
@@ -124,6 +140,11 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         seconds=time.perf_counter() - start,
         photo_size=photo.size,
     )
+
+
+def _plausibility(reading) -> tuple:
+    """How likely a reading is a real kingdom: exactly one castle first, then fewest squares in doubt."""
+    return (len(reading.kingdom.castles()) == 1, -len(reading.kingdom.uncertain()))
 
 
 def frame_size(extent: tuple[int, int]) -> int:
@@ -139,16 +160,38 @@ def read_loose_photo(photo, rules: GameRules, models=None, start: float | None =
     is empty), one without is a stray (the draft line, discards): said, never
     scored. A group the photo's edge cuts is reported as partial.
     """
+    start = time.perf_counter() if start is None else start
+    kingdoms, strays, partial = loose_readings(photo, _tileset(rules), models, with_partial=True)
+    notes = [f"{g.squares} tile square(s) apart from the kingdom, with no castle: a stray domino (draft line, "
+             "discards?), not scored" for _, g, _ in strays]
+    if not kingdoms:
+        return None
+    kingdoms.sort(key=lambda k: (round(k[0][:, 1].mean() / (photo.size[1] / 4)), k[0][:, 0].mean()))
+    names = kingdom_names(Path(photo.path).stem, len(kingdoms))
+    read = []
+    for (corners, group, reading), name in zip(kingdoms, names):
+        kingdom = replace(reading.kingdom, name=name)
+        read.append(PhotoKingdom(kingdom, tuple(tuple(float(v) for v in c) for c in corners.round(1)),
+                                 tuple(reading.changes), group.extent))
+    return PhotoGame(rules, tuple(k.kingdom for k in read), str(photo.path), {}, found=tuple(read), partial=partial,
+                     seconds=time.perf_counter() - start, photo_size=photo.size, notes=tuple(notes))
+
+
+def loose_readings(photo, tileset, models=None, with_partial: bool = False):
+    """The groups of tiles in the photo (kscore.vision.find.loose), each read where its squares lie.
+
+    Returns (kingdoms, strays) as lists of (frame corners in original pixels,
+    LooseKingdom, BoardReading), plus the partial groups as PartialKingdoms
+    when with_partial. A group reading with a castle is a kingdom; without,
+    a stray, unless no group has one: then the largest is the kingdom.
+    """
     import cv2
     import numpy as np
-    from dataclasses import replace
 
     from kscore.vision.find.loose import find_loose
     from kscore.vision.read.cells import read_cells
 
-    start = time.perf_counter() if start is None else start
     groups = find_loose(photo)
-    tileset = _tileset(rules)
     kingdoms, strays = [], []
     for group in (g for g in groups if not g.partial):
         size = frame_size(group.extent)
@@ -166,21 +209,11 @@ def read_loose_photo(photo, rules: GameRules, models=None, start: float | None =
         largest = max(strays, key=lambda k: k[1].squares)
         strays.remove(largest)
         kingdoms.append(largest)
-    notes = [f"{g.squares} tile square(s) apart from the kingdom, with no castle: a stray domino (draft line, "
-             "discards?), not scored" for _, g, _ in strays]
-    if not kingdoms:
-        return None
-    kingdoms.sort(key=lambda k: (round(k[0][:, 1].mean() / (photo.size[1] / 4)), k[0][:, 0].mean()))
-    names = kingdom_names(Path(photo.path).stem, len(kingdoms))
-    read = []
-    for (corners, group, reading), name in zip(kingdoms, names):
-        kingdom = replace(reading.kingdom, name=name)
-        read.append(PhotoKingdom(kingdom, tuple(tuple(float(v) for v in c) for c in corners.round(1)),
-                                 tuple(reading.changes), group.extent))
+    if not with_partial:
+        return kingdoms, strays
     partial = tuple(PartialKingdom(tuple(map(tuple, g.corners.round(1).tolist())), g.missing)
                     for g in groups if g.partial)
-    return PhotoGame(rules, tuple(k.kingdom for k in read), str(photo.path), {}, found=tuple(read), partial=partial,
-                     seconds=time.perf_counter() - start, photo_size=photo.size, notes=tuple(notes))
+    return kingdoms, strays, partial
 
 
 def photo_for_reading(photo, boards):

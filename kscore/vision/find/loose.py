@@ -44,13 +44,16 @@ from kscore.vision.find.localise import foreground, working_image
 #: Foreground (see localise.foreground) above which a pixel is surely not table.
 SURE_FOREGROUND = 0.85
 #: Opening disc for the tile mask, as a share of the working image's short side.
-OPEN_SHARE = 0.03
-#: Smallest first group, as a share of the working image (a square of a 7x7 kingdom filling a photo is ~2%).
-MIN_GROUP_SHARE = 0.01
+OPEN_SHARE = 0.015
+#: Smallest piece of tiles to start from, as a share of the working image (a square of a 5x5 kingdom a third
+#: of the photo across is ~0.3%).
+MIN_GROUP_SHARE = 0.003
 #: Smallest group read once the pitch is known, in squares (a domino is 2).
 MIN_GROUP_SQUARES = 1.5
-#: The second opening's disc, in squares.
+#: Once the pitch is known, the openings' discs, in squares: for grouping pieces, and for the
+#: tile mask a cell must be covered by to be surely tile (a carpet's dot clusters gone).
 PIECE_OPEN = 0.12
+SURE_OPEN = 0.16
 #: Gap (in squares) up to which pieces of tiles are one group.
 JOIN_GAP = 0.4
 #: Least solidity of a small piece of tiles (under 2.5 squares) for it to join a group.
@@ -133,19 +136,20 @@ def _autocorrelation(g: np.ndarray) -> np.ndarray:
     return ac / max(float(ac[0]), 1e-9)
 
 
-def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: int, height: int,
+def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: float, height: float,
              area: float = 0.0) -> float | None:
     """Pixels per square from the edges' autocorrelation (rows and columns), within what the box allows.
 
-    At most 7 squares across the group's extent, at least one; and its area
-    (pixels of tile) at most 49 squares: a wood grain's or a print's period is
-    not a square.
+    width, height: the largest piece of tiles' sides (a kingdom, or a domino of
+    one laid loosely): at most 7 squares across it, at least one. area: all
+    the pieces' pixels, at most 49 squares and a few strays: a wood grain's or
+    a print's period is not a square.
     """
     acx = _autocorrelation(gx * band)
     acy = _autocorrelation((gy * band).T)
     n = min(len(acx), len(acy))
     ac = acx[:n] + acy[:n]
-    lo = int(max(width / (MAX_EXTENT + 0.5), height / (MAX_EXTENT + 0.5), np.sqrt(area / MAX_EXTENT**2)))
+    lo = int(max(width / (MAX_EXTENT + 0.5), height / (MAX_EXTENT + 0.5), np.sqrt(area / (MAX_EXTENT**2 + 12))))
     hi = min(int(min(width, height) / 0.85), n - 2)  # at least one square
     if hi <= lo + 2:
         return None
@@ -252,12 +256,14 @@ def _groups(work: np.ndarray, fg: np.ndarray | None = None) -> list[_Group]:
     # laid loosely falls apart into dominoes here, and one domino alone shows too few seams.
     big = np.isin(labels, [j for j in range(1, count) if stats[j, cv2.CC_STAT_AREA] >= 0.25 * stats[largest, cv2.CC_STAT_AREA]])
     blob = fill_holes(big.astype(np.uint8))
-    pitch = _fit_group(work, lab, grey, soft, blob, tuple(float(v) for v in centres[largest]), None, pitch_only=True)
+    (_, _), (a, b), _ = cv2.minAreaRect(cv2.findNonZero((labels == largest).astype(np.uint8)))
+    pitch = _fit_group(work, lab, grey, soft, blob, tuple(float(v) for v in centres[largest]), None,
+                       pitch_only=(a, b))
     if pitch is None:
         return []
     # Then the tiles again, opened in proportion to a square: a tile's worn or dark rim
     # (a mine, the castle) no longer splits a loosely laid kingdom into pieces.
-    sure = mask  # what the coarser opening keeps: a cell is surely tile only where this covers it
+    sure = tile_mask(fg, max(5, SURE_OPEN * pitch))  # a cell is surely tile only where this covers it
     mask = tile_mask(fg, max(5, PIECE_OPEN * pitch))
     # Pieces under half a square, and small ones not about as solid as a tile or a domino
     # (clusters of a carpet's dots that survived the opening), join nothing and are no tile.
@@ -298,7 +304,7 @@ def _solidity(piece: np.ndarray) -> float:
     return float(cv2.contourArea(outline) / max(cv2.contourArea(cv2.convexHull(outline)), 1.0))
 
 
-def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: bool = False, sure=None):
+def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | None = None, sure=None):
     h, w = blob.shape
     theta = turn(grey, cv2.dilate(blob, np.ones((5, 5), np.uint8)))
     rot = cv2.getRotationMatrix2D(centre, theta, 1.0)  # photo -> a frame where the lattice is upright
@@ -313,7 +319,8 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: bool = Fa
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     if pitch is None:
         band = cv2.dilate(rblob, np.ones((7, 7), np.uint8)).astype(np.float32)
-        pitch = pitch_of(gx, gy, band, x1 - x0, y1 - y0, float(rblob.sum()))
+        sides = pitch_only or (x1 - x0, y1 - y0)
+        pitch = pitch_of(gx, gy, band, sides[0], sides[1], float(rblob.sum()))
         if pitch is None or pitch_only:
             return pitch
     p = pitch
