@@ -55,7 +55,7 @@ MIN_GROUP_SQUARES = 1.5
 PIECE_OPEN = 0.12
 SURE_OPEN = 0.16
 #: Gap (in squares) up to which pieces of tiles are one group.
-JOIN_GAP = 0.4
+JOIN_GAP = 0.5
 #: Least solidity of a small piece of tiles (under 2.5 squares) for it to join a group.
 PIECE_SOLIDITY = 0.85
 #: Largest extent a kingdom may have (7x7, Mighty Duel).
