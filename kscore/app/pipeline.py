@@ -113,7 +113,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     tileset = _tileset(rules)
     detailed = photo_for_reading(photo, complete)
     read: list[PhotoKingdom] = []
-    loose, _strays = loose_readings(photo, tileset, models)
+    loose = None  # found tile by tile, only when a grid's reading is in doubt
     for board, name in zip(complete, names):
         reading = read_board_in_photo(detailed, board.corners, board.size, tileset, name, models)
         corners = tuple(tuple(float(v) for v in c) for c in board.corners.round(1))
@@ -121,6 +121,11 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         # A grid of 5x5 or 7x7 squares laid over a kingdom that does not fill it (a 4x4 one
         # laid by hand, rows of table taken in): the kingdom found tile by tile inside it
         # replaces it when its reading is the more plausible one.
+        if _plausibility(reading) >= SURE_READING:
+            read.append(found_here)
+            continue
+        if loose is None:
+            loose = loose_readings(photo, tileset, models)[0]
         for corners_l, group, reading_l in loose:
             inside = cv2.pointPolygonTest(np.float32(board.corners).reshape(-1, 1, 2),
                                           tuple(float(v) for v in group.corners.mean(axis=0)), False) >= 0
@@ -140,6 +145,11 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         seconds=time.perf_counter() - start,
         photo_size=photo.size,
     )
+
+
+#: A grid's reading this plausible (one castle, at most 2 squares in doubt) is kept without looking
+#: for the kingdom tile by tile (which costs as much again as finding the grid).
+SURE_READING = (True, -2)
 
 
 def _plausibility(reading) -> tuple:

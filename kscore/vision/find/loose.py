@@ -60,10 +60,12 @@ JOIN_GAP = 0.5
 PIECE_SOLIDITY = 0.85
 #: Largest extent a kingdom may have (7x7, Mighty Duel).
 MAX_EXTENT = 7
+#: Offsets tried per axis for the coarse lattice (each cell is then fitted on its own).
+LATTICE_OFFSETS = 16
 #: How far a cell's own fit may move from its lattice place (pass 1) and from the homography's (pass 2), in squares.
 FIRST_REACH = 0.3
 SECOND_REACH = 0.25
-FIRST_SCALES = (0.85, 0.92, 1.0, 1.08, 1.15)
+FIRST_SCALES = (0.86, 0.93, 1.0, 1.07, 1.14)
 #: Share of a cell (its central 80%) that must be tile for it to count as tile / at most for it to be table.
 TILE_SHARE = 0.6
 TABLE_SHARE = 0.2
@@ -256,7 +258,8 @@ def _groups(work: np.ndarray, fg: np.ndarray | None = None) -> list[_Group]:
     # laid loosely falls apart into dominoes here, and one domino alone shows too few seams.
     big = np.isin(labels, [j for j in range(1, count) if stats[j, cv2.CC_STAT_AREA] >= 0.25 * stats[largest, cv2.CC_STAT_AREA]])
     blob = fill_holes(big.astype(np.uint8))
-    (_, _), (a, b), _ = cv2.minAreaRect(cv2.findNonZero((labels == largest).astype(np.uint8)))
+    outline, _ = cv2.findContours((labels == largest).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (_, _), (a, b), _ = cv2.minAreaRect(max(outline, key=cv2.contourArea))
     pitch = _fit_group(work, lab, grey, soft, blob, tuple(float(v) for v in centres[largest]), None,
                        pitch_only=(a, b))
     if pitch is None:
@@ -329,8 +332,8 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | N
         cv2.warpAffine(sure, rot, (w, h), flags=cv2.INTER_NEAREST).astype(np.float32))
     # The coarse lattice: the offset whose cells are most clearly all tile or all table.
     best = None
-    for ox in np.linspace(0, p, 16, endpoint=False):
-        for oy in np.linspace(0, p, 16, endpoint=False):
+    for ox in np.linspace(0, p, LATTICE_OFFSETS, endpoint=False):
+        for oy in np.linspace(0, p, LATTICE_OFFSETS, endpoint=False):
             gxs, gys = np.arange(x0 - p + ox, x1 + p, p), np.arange(y0 - p + oy, y1 + p, p)
             cover = _box_sums(blob_sums, gxs, gys) / (p * p)
             used = cover > 0.05
