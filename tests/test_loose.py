@@ -83,3 +83,23 @@ def test_eval_reports_the_extent_format(photos_loose_data):
     assert "corners" not in "\n".join(result.lines()[6:])  # no corner labels: none reported
     with pytest.raises(ValueError, match="extent"):
         load_extent_items(TEST_DATA / "photo")  # the corner format is not the extent one
+
+
+def test_a_stray_domino_beside_the_kingdom_is_said_and_not_scored():
+    from pathlib import Path
+
+    from kscore.app.pipeline import read_loaded_photo
+    from kscore.lab.dataset import load_boards
+    from kscore.lab.loose_scenes import SquareBank, make_loose_scene
+    from kscore.vision.load import Photo
+    from conftest import SHARED_DATA
+
+    if not (SHARED_DATA / "kingdomino").is_dir():
+        pytest.skip(f"shared data set not present here: {SHARED_DATA / 'kingdomino'}")
+    bank = SquareBank.from_boards(load_boards(SHARED_DATA / "kingdomino"), SHARED_DATA / "tiles-phone" / "castle")
+    scene = make_loose_scene(bank, np.random.default_rng(8), surface="wood", size=5, strays=2)  # a 5x2 kingdom
+    game = read_loaded_photo(Photo(Path("strays.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0])))
+    assert len(game.found) == 1  # the kingdom, not the draft line
+    rows, cols = len(scene.rows), len(scene.rows[0])
+    assert sorted(game.found[0].extent) == sorted((rows, cols))  # no stray square joined to it
+    assert len(game.notes) == 2 and all("stray" in note for note in game.notes)

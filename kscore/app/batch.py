@@ -49,6 +49,7 @@ def photo_notes(games: Sequence) -> list[str]:
     for game in games:
         for part in getattr(game, "partial", ()):
             notes.append(f"{game.source}: a kingdom {part.missing}; it is not scored")
+        notes += [f"{game.source}: {note}" for note in getattr(game, "notes", ())]  # stray dominoes (issue 13)
         for found in getattr(game, "found", ()):
             notes += [f"{found.kingdom.name}: {change}" for change in found.changes]
     return notes
