@@ -93,8 +93,9 @@ def evaluate_extent_items(folder: Path | str, tileset=None, models=None, echo=pr
     """Photos labelled by their kingdom's extent (photos-loose): found, squares right, exact scores, time.
 
     A labelled kingdom counts as found when a complete kingdom was reported
-    (one per photo is labelled; the best-matching one is taken, any others are
-    false finds); corner errors are not known.
+    matching at least half its squares (up to rotation and translation; the
+    best-matching one is taken, any others are false finds); corner errors
+    are not known.
     """
     from kscore.app.pipeline import read_photo
 
@@ -112,7 +113,7 @@ def evaluate_extent_items(folder: Path | str, tileset=None, models=None, echo=pr
         for truth in labelled:
             entry = KingdomResult(path.name, False, squares=truth.squares, truth_score=truth.score)
             options = [(extent_squares_right(truth, f.kingdom), i) for i, f in enumerate(found) if i not in used]
-            if options:
+            if options and max(options)[0] >= truth.squares / 2:
                 right, i = max(options)
                 used.add(i)
                 entry.found, entry.squares_right = True, right

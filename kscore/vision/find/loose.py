@@ -60,6 +60,8 @@ JOIN_GAP = 0.5
 PIECE_SOLIDITY = 0.85
 #: Largest extent a kingdom may have (7x7, Mighty Duel).
 MAX_EXTENT = 7
+#: Fewest working-image pixels a square may have (a kingdom read needs far more; under this, texture).
+MIN_PITCH = 8
 #: Offsets tried per axis for the coarse lattice (each cell is then fitted on its own).
 LATTICE_OFFSETS = 16
 #: How far a cell's own fit may move from its lattice place (pass 1) and from the homography's (pass 2), in squares.
@@ -125,7 +127,7 @@ def turn(grey: np.ndarray, mask: np.ndarray) -> float:
     peak = int(np.argmax(hist))
     a, b, c = hist[peak - 1], hist[peak], hist[(peak + 1) % 180]
     den = a - 2 * b + c
-    theta = ((peak + (0.5 * (a - c) / den if den < 0 else 0.0)) / 2.0) % 90.0
+    theta = ((peak + (np.clip(0.5 * (a - c) / den, -0.5, 0.5) if den < 0 else 0.0)) / 2.0) % 90.0
     return theta - 90 if theta > 45 else theta
 
 
@@ -151,7 +153,8 @@ def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: float, hei
     acy = _autocorrelation((gy * band).T)
     n = min(len(acx), len(acy))
     ac = acx[:n] + acy[:n]
-    lo = int(max(width / (MAX_EXTENT + 0.5), height / (MAX_EXTENT + 0.5), np.sqrt(area / (MAX_EXTENT**2 + 12))))
+    lo = int(max(width / (MAX_EXTENT + 0.5), height / (MAX_EXTENT + 0.5), np.sqrt(area / (MAX_EXTENT**2 + 12)),
+                 MIN_PITCH))
     hi = min(int(min(width, height) / 0.85), n - 2)  # at least one square
     if hi <= lo + 2:
         return None
@@ -160,7 +163,7 @@ def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: float, hei
         return None
     a, b, c = ac[k - 1], ac[k], ac[k + 1]
     den = a - 2 * b + c
-    return float(k + (0.5 * (a - c) / den if den < 0 else 0.0))
+    return float(k + (np.clip(0.5 * (a - c) / den, -0.5, 0.5) if den < 0 else 0.0))  # a peak at the range's end: flat
 
 
 def _box_sums(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
