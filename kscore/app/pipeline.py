@@ -129,7 +129,10 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         for corners_l, group, reading_l in loose:
             inside = cv2.pointPolygonTest(np.float32(board.corners).reshape(-1, 1, 2),
                                           tuple(float(v) for v in group.corners.mean(axis=0)), False) >= 0
-            if inside and group.extent != (board.size, board.size) and _plausibility(reading_l) > _plausibility(reading):
+            rows, cols = group.extent
+            covers = rows * cols >= COVER_SHARE * board.size**2  # a kingdom, not a fragment the colours kept
+            if (inside and covers and group.extent != (board.size, board.size)
+                    and _plausibility(reading_l) > _plausibility(reading)):
                 found_here = PhotoKingdom(replace(reading_l.kingdom, name=name),
                                           tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
                                           tuple(reading_l.changes), group.extent)
@@ -147,6 +150,9 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     )
 
 
+#: Share of a grid's squares a kingdom found tile by tile inside it must span to replace it (a 4x4 kingdom
+#: in a 5x5 grid spans 64%; fragments of a neat kingdom whose colours the tile mask kept only in part, less).
+COVER_SHARE = 0.5
 #: A grid's reading this plausible (one castle, at most 2 squares in doubt) is kept without looking
 #: for the kingdom tile by tile (which costs as much again as finding the grid).
 SURE_READING = (True, -2)
