@@ -6,16 +6,20 @@ by up to a quarter of a square, the outline is ragged, the extent is often
 smaller than the frame (a 5x4 kingdom, a 3-square one after the first round),
 and the seams do not line up across the kingdom. So here:
 
-1. `tile_mask`: pixels clearly unlike the photo's border strip (the table),
-   opened with a disc of 3% of the photo's short side: a carpet's dots, thin
-   printed lines and specks go, tiles (a square is 5% of the short side and
-   up) stay. Each connected group of tiles is a candidate kingdom or a stray.
-2. Per group: its turn, from the histogram of edge directions modulo 90
-   degrees (tile edges and seams dominate a kingdom's edges, whatever its
-   outline); the square's pitch, from the autocorrelation of the edges across
-   the rows and the columns (summed row by row, so rows shifted against each
-   other still agree on it). The pitch of the largest group serves the others
-   (one table, one distance).
+1. `tile_mask`: pixels surely unlike the photo's border strip (the table),
+   opened with a small disc (1.5% of the short side): a carpet's dots, thin
+   printed lines and specks go, tiles stay.
+2. The square's pitch, once per photo, from every sizeable piece of tiles
+   together (a loosely laid kingdom falls apart into dominoes): the
+   autocorrelation of the edges along the rows and down the columns (summed
+   row by row, so rows shifted against each other still agree on it), bounded
+   by the box: at most 7 squares across the largest piece, at least one, at
+   most 49 squares (and a few strays) of tile. Then the tiles are opened
+   again in proportion to a square, pieces under half a square or small and
+   not solid (clusters of dots) are dropped, and pieces up to half a square
+   apart are one group: a candidate kingdom or a stray. Per group, its turn:
+   the peak of its edge directions modulo 90 degrees (tile edges and seams
+   dominate a kingdom's edges, whatever its outline).
 3. A coarse lattice (the offset whose cells are most clearly all-tile or
    all-table), then every cell is fitted on its own: the square of any size
    (+-15%) within 0.3 of a square of its lattice place whose four sides lie
