@@ -75,6 +75,8 @@ FIRST_SCALES = (0.86, 0.93, 1.0, 1.07, 1.14)
 #: Share of a cell (its central 80%) that must be tile for it to count as tile / at most for it to be table.
 TILE_SHARE = 0.6
 TABLE_SHARE = 0.2
+#: Mean foreground of a cell the tile mask misses above which the reader decides whether it is a tile.
+MAYBE_TILE = 0.5
 
 
 @dataclass(frozen=True)
@@ -385,7 +387,7 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | N
             cells[(r, c)] = np.array([[xa, ya], [xa + sw, ya], [xa + sw, ya + sh], [xa, ya + sh]])
             # Surely tile only where the tile mask covers it; unlike the table but outside
             # the mask (a dark house on a tile, glare): for the reader to decide.
-            share[(r, c)] = in_blob if in_blob >= TILE_SHARE else (0.4 if in_fg >= 0.5 else min(in_blob, in_fg))
+            share[(r, c)] = in_blob if in_blob >= TILE_SHARE else (0.4 if in_fg >= MAYBE_TILE else min(in_blob, in_fg))
     tiles = [k for k, t in share.items() if t >= TILE_SHARE]
     if not tiles:
         return None
