@@ -483,13 +483,19 @@ def _calibrated_terrain(samples: list[Sample], folds: int) -> Network:
     return net.tempered(t)
 
 
+def fit_terrain(samples: list[Sample], folds: int = 3) -> Network:
+    """The terrain model alone: the samples plus the boards' relit, standing-castle and softened copies."""
+    boards = [s for s in samples if s.source == "board"]
+    return _calibrated_terrain(
+        samples + _relit(boards) + _standing_castle_views(boards) + _softened(boards, TERRAIN_SOFTENING), folds
+    )
+
+
 def fit_models(samples: list[Sample], folds: int = 3) -> Models:
     """Fit every model on the given samples (boards and/or phone squares)."""
     all_samples = samples
     boards = [s for s in samples if s.source == "board"]
-    terrain = _calibrated_terrain(
-        samples + _relit(boards) + _standing_castle_views(boards) + _softened(boards, TERRAIN_SOFTENING), folds
-    )
+    terrain = fit_terrain(samples, folds)
 
     # Crowns learn from the boards only: the phone crops show their neighbours'
     # crowns at the edges, and under grouped CV adding them made boards'
