@@ -103,3 +103,37 @@ def test_a_stray_domino_beside_the_kingdom_is_said_and_not_scored():
     rows, cols = len(scene.rows), len(scene.rows[0])
     assert sorted(game.found[0].extent) == sorted((rows, cols))  # no stray square joined to it
     assert len(game.notes) == 2 and all("stray" in note for note in game.notes)
+
+
+def test_a_grid_and_a_kingdom_found_tile_by_tile_overlap_by_the_smaller_quad():
+    from kscore.app.pipeline import _overlap
+
+    kingdom = [[100, 100], [600, 100], [600, 600], [100, 600]]
+    assert _overlap([[300, 300], [400, 300], [400, 400], [300, 400]], kingdom) == pytest.approx(1.0)  # a grid on a part
+    assert _overlap([[500, 100], [700, 100], [700, 300], [500, 300]], kingdom) == pytest.approx(0.5)  # half the grid
+    assert _overlap([[700, 700], [800, 700], [800, 800], [700, 800]], kingdom) == 0.0
+
+
+def test_a_grid_framing_part_of_a_loose_kingdom_gives_way_to_the_kingdom_found_tile_by_tile():
+    from pathlib import Path
+
+    from kscore.app.pipeline import read_loaded_photo
+    from kscore.lab.dataset import load_boards
+    from kscore.lab.loose_scenes import SquareBank, make_loose_scene
+    from kscore.lab.measures import kingdom_points
+    from kscore.vision.find.localise import localise
+    from kscore.vision.load import Photo
+    from conftest import SHARED_DATA
+
+    if not (SHARED_DATA / "kingdomino").is_dir():
+        pytest.skip(f"shared data set not present here: {SHARED_DATA / 'kingdomino'}")
+    bank = SquareBank.from_boards(load_boards(SHARED_DATA / "kingdomino"), SHARED_DATA / "tiles-phone" / "castle")
+    rng = np.random.default_rng(2)
+    for _ in range(13):  # scene 12 of `benchmarks/eval_loose.py --seed 2`: a 5x5 kingdom on stone
+        scene = make_loose_scene(bank, rng)
+    photo = Photo(Path("stone.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
+    (grid,) = [b for b in localise(photo).boards if not b.partial]
+    (found,) = read_loaded_photo(photo).found
+    assert found.extent == (5, 5) and found.corners != tuple(map(tuple, grid.corners.round(1).tolist()))
+    assert len(found.kingdom.castles()) == 1
+    assert extent_squares_right(LabelledExtent(scene.rows, scene.score), found.kingdom) >= 23

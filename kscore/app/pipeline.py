@@ -85,9 +85,6 @@ def read_photo(path: Path | str, rules: GameRules | None = None, models=None) ->
 
 def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start: float | None = None) -> PhotoGame:
     """read_photo for a decoded kscore.vision.load.Photo (synthetic scenes use this directly)."""
-    import cv2
-    import numpy as np
-
     from kscore.vision.find.localise import localise
 
     rules = rules or GameRules()
@@ -126,12 +123,14 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
             continue
         if loose is None:
             loose = loose_readings(photo, tileset, models)[0]
+        # A grid that reads no castle or several frames no kingdom (a block of table and tiles
+        # taken for one): a kingdom found tile by tile overlapping it is measured by its own frame.
+        frame = board.size if len(reading.kingdom.castles()) == 1 else None
         for corners_l, group, reading_l in loose:
-            inside = cv2.pointPolygonTest(np.float32(board.corners).reshape(-1, 1, 2),
-                                          tuple(float(v) for v in group.corners.mean(axis=0)), False) >= 0
             rows, cols = group.extent
-            covers = rows * cols >= COVER_SHARE * board.size**2  # a kingdom, not a fragment the colours kept
-            if (inside and covers and group.extent != (board.size, board.size)
+            size = frame or frame_size(group.extent)
+            covers = rows * cols >= COVER_SHARE * size**2  # a kingdom, not a fragment the colours kept
+            if (covers and _overlap(board.corners, group.corners) >= OVERLAP_SHARE
                     and _plausibility(reading_l) > _plausibility(reading)):
                 found_here = PhotoKingdom(replace(reading_l.kingdom, name=name),
                                           tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
@@ -156,6 +155,21 @@ COVER_SHARE = 0.5
 #: A grid's reading this plausible (one castle, at most 2 squares in doubt) is kept without looking
 #: for the kingdom tile by tile (which costs as much again as finding the grid).
 SURE_READING = (True, -2)
+
+
+#: Share of the smaller of a grid's quad and a kingdom found tile by tile lying in the other, for the one to stand in
+#: for the other.
+OVERLAP_SHARE = 0.25
+
+
+def _overlap(grid, group) -> float:
+    """Share of the smaller of the two quads (photo pixels) that lies inside the other."""
+    import cv2
+    import numpy as np
+
+    a, b = np.float32(grid).reshape(-1, 1, 2), np.float32(group).reshape(-1, 1, 2)
+    area, _ = cv2.intersectConvexConvex(a, b)
+    return float(area) / max(min(float(cv2.contourArea(a)), float(cv2.contourArea(b))), 1e-9)
 
 
 def _plausibility(reading) -> tuple:
