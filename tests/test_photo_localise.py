@@ -11,7 +11,8 @@ import pytest
 
 from kscore.vision.geometry import corner_error, photo_order
 from kscore.vision.load import Photo, load_photo
-from kscore.vision.find.localise import localise
+from kscore.vision.find.lattice import edge_maps
+from kscore.vision.find.localise import _tight_crop, _whole_frame, localise, working_image
 from kscore.vision.find.rectify import rectify
 from kscore.lab.synth import background, make_scene, scene_with_quads
 from photo_helpers import PHOTO_DATA, encode_jpeg, labelled_boards, with_orientation
@@ -84,6 +85,33 @@ def test_board_filling_the_whole_image_is_found(which):
     assert len(found) == 1
     assert found[0].size == 5
     assert corner_error(found[0].corners, np.array([[0, 0], [500, 0], [500, 500], [0, 500]])) < 0.02
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_tight_crop_is_read_as_the_whole_frame_before_any_blob(which):
+    """A board cut to its grid is known as one from its lattice alone (no colour blob examined),
+    and that shortcut finds exactly what examining every blob first finds."""
+    image = labelled_boards()[which].image
+    work, factor = working_image(image)
+    frame = _whole_frame(work, edge_maps(work), factor)
+    assert frame is not None and _tight_crop(work, frame)
+    first = localise(_photo(image)).boards
+    last = localise(_photo(image), frame_first=False).boards
+    assert [(b.size, b.corners.tolist(), b.seams) for b in first] == [(b.size, b.corners.tolist(), b.seams) for b in last]
+    assert first[0].corners.tolist() == frame.corners.tolist()
+
+
+def test_board_cut_inside_its_grid_is_not_a_tight_crop():
+    """Board 1 cut a quarter of a square inside its grid on two sides still shows a whole-frame
+    lattice, but the other grid size fits it nearly as well: its blobs are examined."""
+    work, factor = working_image(labelled_boards()[0].image[25:, 25:])
+    frame = _whole_frame(work, edge_maps(work), factor)
+    assert frame is not None and not _tight_crop(work, frame)
+
+
+def test_kingdom_photographed_on_a_mat_is_no_whole_frame():
+    work, factor = working_image(cv2.imread(str(PHOTO_DATA / "mat_7x7.jpg")))
+    assert _whole_frame(work, edge_maps(work), factor) is None
 
 
 def test_empty_table_finds_nothing_and_says_what_it_saw():
