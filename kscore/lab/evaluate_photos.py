@@ -97,18 +97,10 @@ def evaluate_extent_items(folder: Path | str, tileset=None, models=None, echo=pr
     best-matching one is taken, any others are false finds); corner errors
     are not known.
     """
-    from kscore.app.pipeline import read_photo
-
-    rules = GameRules(use_tileset=tileset is not None, tileset=getattr(tileset, "name", "kingdomino") if tileset else "kingdomino")
+    rules = _rules(tileset)
     result = PhotoEvaluation()
     for path, labelled in load_extent_items(folder).items():
-        start = time.perf_counter()
-        try:
-            found = list(read_photo(path, rules, models=models).found)
-        except NothingRecognisedError as error:
-            found = []
-            result.failures.append(str(error))
-        result.seconds.append(time.perf_counter() - start)
+        found = _read_timed(path, rules, models, result)
         used = set()
         for truth in labelled:
             entry = KingdomResult(path.name, False, squares=truth.squares, truth_score=truth.score)
@@ -121,33 +113,21 @@ def evaluate_extent_items(folder: Path | str, tileset=None, models=None, echo=pr
                 entry.score_right = entry.read_score == truth.score
             result.kingdoms.append(entry)
         result.false_finds += len(found) - len(used)
-    if echo:
-        for line in result.lines():
-            echo(line)
-    return result
+    return _said(result, echo)
 
 
 def evaluate_photo_items(folder: Path | str, tileset=None, models=None, echo=print, **_ignored) -> PhotoEvaluation:
     """Run read_photo on every labelled photo of `folder` and compare with the labels."""
-    from kscore.app.pipeline import read_photo
-
     if is_extent_format(folder):
         return evaluate_extent_items(folder, tileset, models, echo)
-    rules = GameRules(use_tileset=tileset is not None, tileset=getattr(tileset, "name", "kingdomino") if tileset else "kingdomino")
     from kscore.lab.progress import Progress
 
+    rules = _rules(tileset)
     result = PhotoEvaluation()
     items = load_photo_items(folder)
     progress = Progress("eval", len(items), quiet=echo is None or len(items) < 2)
     for path, labelled in items.items():
-        start = time.perf_counter()
-        try:
-            game = read_photo(path, rules, models=models)
-            found = list(game.found)
-        except NothingRecognisedError as error:  # nothing found: every labelled kingdom is missed
-            found = []
-            result.failures.append(str(error))
-        result.seconds.append(time.perf_counter() - start)
+        found = _read_timed(path, rules, models, result)
         progress.step(f"photos read ({path.name})")
         used = set()
         for truth in labelled:
@@ -166,6 +146,31 @@ def evaluate_photo_items(folder: Path | str, tileset=None, models=None, echo=pri
                     entry.score_right = entry.read_score == entry.truth_score
             result.kingdoms.append(entry)
         result.false_finds += len(found) - len(used)
+    return _said(result, echo)
+
+
+def _rules(tileset) -> GameRules:
+    """The rules a photo is read under: the box's tile set, or none (no decoding against a box)."""
+    name = getattr(tileset, "name", "kingdomino") if tileset else "kingdomino"
+    return GameRules(use_tileset=tileset is not None, tileset=name)
+
+
+def _read_timed(path: Path, rules: GameRules, models, result: PhotoEvaluation) -> list:
+    """The kingdoms read in one photo (none when nothing is recognised: each labelled kingdom is
+    then missed), its time and failure recorded in `result`."""
+    from kscore.app.pipeline import read_photo
+
+    start = time.perf_counter()
+    try:
+        found = list(read_photo(path, rules, models=models).found)
+    except NothingRecognisedError as error:
+        found = []
+        result.failures.append(str(error))
+    result.seconds.append(time.perf_counter() - start)
+    return found
+
+
+def _said(result: PhotoEvaluation, echo) -> PhotoEvaluation:
     if echo:
         for line in result.lines():
             echo(line)
