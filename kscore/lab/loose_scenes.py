@@ -9,16 +9,17 @@ busy. Here a kingdom is built from real dominoes of the box (game.tileset),
 each half cut from a labelled square of the 500x500 boards (or, for a flat
 castle, from the phone squares), and every domino is drawn on its own.
 
-`make_loose_scene(bank, rng)` -> LooseScene(image, truth rows, score, strays).
+`make_loose_scene(bank, rng)` -> LooseScene(image, truth rows, score, strays, ...).
 The truth is the occupied extent as the scene shows it (row 0 nearest the
 top), the format of photos-loose, so kscore.lab.evaluate_photos'
-extent matching scores it.
+extent matching scores it. `quads` holds where each of its squares truly lies
+in the image, so reading can be measured apart from finding.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -87,6 +88,10 @@ class LooseScene:
     surface: str
     size: int  # the frame: 5 or 7
     pitch: float  # pixels per square
+    # Each square of `rows` -> where its print lies: 4x2 float (TL TR BR BL, image pixels, x y).
+    quads: dict = field(default_factory=dict)
+    light: str = "neutral"  # the colour cast: "warm", "cold" or "neutral"
+    glare: int = 0  # white veils laid over the tiles (0 = none)
 
 
 def build_kingdom(rng: np.random.Generator, size: int, dominoes: int, bank: SquareBank) -> tuple[list[Placed], tuple]:
@@ -174,28 +179,34 @@ def _surface(kind: str, rng, h: int, w: int) -> np.ndarray:
     raise ValueError(kind)
 
 
-def _warm_or_cold(img: np.ndarray, rng) -> np.ndarray:
-    """A colour cast (warm lamp, cold daylight), uneven light, and glare spots on the glossy tiles."""
+#: BGR gains of the casts _warm_or_cold picks from, by name.
+CASTS = {"warm": (0.75, 0.95, 1.15), "cold": (1.15, 1.0, 0.85), "neutral": (1.0, 1.0, 1.0)}
+
+
+def _warm_or_cold(img: np.ndarray, rng) -> tuple[np.ndarray, str]:
+    """A colour cast (warm lamp, cold daylight) and uneven light; returns the image and the cast's name."""
     h, w = img.shape[:2]
-    cast = np.array(rng.choice([[0.75, 0.95, 1.15], [1.15, 1.0, 0.85], [1.0, 1.0, 1.0]]), np.float32)
+    cast = np.array(rng.choice([list(v) for v in CASTS.values()]), np.float32)
+    name = next(k for k, v in CASTS.items() if np.allclose(cast, v))
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     angle = rng.uniform(0, 2 * np.pi)
     ramp = (xx * np.cos(angle) + yy * np.sin(angle)) / max(h, w)
     gain = rng.uniform(0.75, 1.05) + rng.uniform(0, 0.35) * (ramp - ramp.min())
-    return img * gain[..., None] * cast
+    return img * gain[..., None] * cast, name
 
 
-def _glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float) -> np.ndarray:
-    """Soft white veils on a few places of the tiles (the glossy print catching a lamp)."""
+def _glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float) -> tuple[np.ndarray, int]:
+    """Soft white veils on a few places of the tiles (the glossy print catching a lamp); returns how many."""
     h, w = img.shape[:2]
     veil = np.zeros((h, w), np.float32)
     ys, xs = np.nonzero(tiles)
-    for _ in range(int(rng.integers(0, 3))):
+    veils = int(rng.integers(0, 3))
+    for _ in range(veils):
         i = int(rng.integers(0, len(xs)))
         cv2.ellipse(veil, (int(xs[i]), int(ys[i])), (int(pitch * rng.uniform(0.5, 1.5)), int(pitch * rng.uniform(0.3, 0.8))),
                     float(rng.uniform(0, 180)), 0, 360, float(rng.uniform(0.25, 0.6)), -1)
     veil = cv2.GaussianBlur(veil, (0, 0), pitch / 3) * tiles
-    return img * (1 - veil[..., None]) + 245 * veil[..., None]
+    return img * (1 - veil[..., None]) + 245 * veil[..., None], veils
 
 
 def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | None = None,
@@ -231,8 +242,13 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     gap = rng.uniform(0.01, 0.06)
     loose = rng.uniform(0.02, 0.1)  # how carelessly dominoes are laid (sd of offsets, in squares)
 
-    def draw(pieces: dict, shift: np.ndarray, turn: float) -> None:
-        """One tile: its squares (cell -> 100 px image, one or two side by side) moved and turned as one."""
+    quads: dict = {}  # kingdom cell -> its square's quad in the image
+
+    def draw(pieces: dict, shift: np.ndarray, turn: float, record: bool = True) -> None:
+        """One tile: its squares (cell -> 100 px image, one or two side by side) moved and turned as one.
+
+        record: keep each square's quad in `quads` (the kingdom's squares, not strays').
+        """
         rows_ = sorted({p[0] for p in pieces})
         cols_ = sorted({p[1] for p in pieces})
         if len(rows_) == 1:
@@ -251,6 +267,12 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         image = np.ascontiguousarray(image)
         src = np.float32([[0, 0], [image.shape[1], 0], [image.shape[1], image.shape[0]], [0, image.shape[0]]])
         hom = cv2.getPerspectiveTransform(src, dst)
+        if record:
+            side_x, side_y = image.shape[1] / len(cols_), image.shape[0] / len(rows_)
+            for (r, c) in pieces:
+                x0, y0 = cols_.index(c) * side_x, rows_.index(r) * side_y
+                square = np.float32([[[x0, y0], [x0 + side_x, y0], [x0 + side_x, y0 + side_y], [x0, y0 + side_y]]])
+                quads[(r, c)] = cv2.perspectiveTransform(square, hom)[0].astype(np.float64)
         shadow = np.zeros((h, w), np.float32)
         cv2.fillConvexPoly(shadow, (dst + pitch * 0.03).astype(np.int32), 1.0)
         shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, pitch * 0.04))
@@ -279,10 +301,12 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         row, col = r0 + round(k * 1.5), c0 + cols_n + 2
         shift, turn = jitter()
         shift = shift + [rng.uniform(0, 0.4), rng.uniform(-0.2, 0.2)]
-        draw({(row, col): bank.square((a[0], a[1]), rng), (row, col + 1): bank.square((b[0], b[1]), rng)}, shift, turn)
-    img = _warm_or_cold(img, rng)
+        draw({(row, col): bank.square((a[0], a[1]), rng), (row, col + 1): bank.square((b[0], b[1]), rng)}, shift, turn,
+             record=False)
+    img, light = _warm_or_cold(img, rng)
+    glare = 0
     if rng.random() < 0.5:
-        img = _glare(img, tiles, rng, pitch)
+        img, glare = _glare(img, tiles, rng, pitch)
     if rng.random() < 0.6:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
     img = np.clip(img + rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32), 0, 255).astype(np.uint8)
@@ -296,7 +320,8 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         for c, sq in enumerate(row):
             frame[r][c] = sq
     score = score_kingdom(Kingdom.from_rows("truth", frame), check=False).total
-    return LooseScene(img, rows, score, strays, surface, size, float(pitch))
+    extent_quads = {(r - r0, c - c0): q for (r, c), q in quads.items()}
+    return LooseScene(img, rows, score, strays, surface, size, float(pitch), extent_quads, light, glare)
 
 
-__all__ = ["SURFACES", "SquareBank", "LooseScene", "build_kingdom", "make_loose_scene"]
+__all__ = ["CASTS", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "make_loose_scene"]
