@@ -61,14 +61,14 @@ def _failure(path: Path, message: str, exit_code: int) -> Failure:
 
 def _pool(processes: int):
     """Worker processes from a fork server that has imported the pipeline once (numpy, OpenCV,
-    the reader): each starts in milliseconds, from a process that never ran a thread (a fork of
-    this one could deadlock on a lock some OpenCV or progress thread held). A Ctrl-C waits until
+    the reader) and paid what a first photo costs (kscore.app.preload): each starts in
+    milliseconds, from a process that never ran an OpenCV thread (a fork of this one could
+    deadlock on a lock some OpenCV or progress thread held). A Ctrl-C waits until
     every worker has started: terminating the pool under a worker still starting makes it print
     a traceback (its semaphores are gone)."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["kscore.app.parallel", "kscore.app.pipeline", "kscore.vision.find.localise",
-                                        "kscore.vision.read.reader"])
+        context.set_forkserver_preload(["kscore.app.parallel", "kscore.app.preload"])
     else:
         context = multiprocessing.get_context("spawn")
     ready = context.Barrier(processes + 1)
