@@ -19,13 +19,14 @@ pytest.importorskip("httpx", reason="httpx (for Starlette's TestClient) is not i
 from conftest import run_kscore
 from kscore.app.web.app import create_app
 from kscore.app.web.uploads import MAX_PHOTO_BYTES, UploadRefused, check_photo, photo_kind, pixel_size
-from photo_helpers import SAMPLE_PHOTO
+from photo_helpers import PHOTO_DATA, SAMPLE_PHOTO
 
 with warnings.catch_warnings():  # Starlette 1.x prefers httpx2; httpx still works
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 JPEG = SAMPLE_PHOTO.read_bytes()
+HEIC_PHOTO = PHOTO_DATA / "table_5x5_turned.heic"  # the sample table, smaller, saved as HEIC
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +96,7 @@ def test_several_photos_in_one_upload_are_one_game_ranked_together(tmp_path):
     document = answer.json()
     assert [k["name"] for k in document["kingdoms"]] == ["Player 1", "Player 2"]
     assert [p["place"] for p in document["ranking"]] == [1, 1] and document["ranking"][0]["tiebreak"] == "shared"
-    assert document["failures"][0]["error"] == "photo 3: not a photo (JPEG, PNG, WebP or BMP expected)"
+    assert document["failures"][0]["error"] == "photo 3: not a photo (JPEG, HEIC, PNG, WebP or BMP expected)"
 
 
 def jpeg_claiming(width: int, height: int) -> bytes:
@@ -108,7 +109,8 @@ def jpeg_claiming(width: int, height: int) -> bytes:
 
 @pytest.mark.parametrize("name, data, status, words", [
     ("text", b"W0 S0 S2 S1 M1\n", 415, "not a photo"),
-    ("heic", b"\x00\x00\x00\x18ftypheic" + b"\x00" * 64, 415, "HEIC"),
+    ("damaged heic", b"\x00\x00\x00\x18ftypheic" + b"\x00" * 64, 400, "HEIC header cannot be read"),
+    ("other iso-bmff (mp4)", b"\x00\x00\x00\x18ftypisom" + b"\x00" * 64, 415, "not a photo"),
     ("empty", b"", 400, "empty"),
     ("truncated jpeg", JPEG[:4000], 400, "cut short"),
     ("100 MP jpeg", jpeg_claiming(12000, 8400), 413, "101 MP"),
@@ -160,6 +162,17 @@ def test_pixel_size_is_read_from_each_format_header(suffix):
     assert photo_kind(data) == suffix
     assert pixel_size(data, suffix) == (53, 37)
     assert check_photo(data) == suffix
+
+
+def test_a_heic_upload_is_read_as_the_command_line_reads_it(tmp_path, served):
+    heic = HEIC_PHOTO.read_bytes()
+    assert photo_kind(heic) == ".heic" and pixel_size(heic, ".heic") == (1000, 750)
+    client = TestClient(create_app(tmp_path))
+    answer = client.post("/api/photos", files={"photo": ("IMG_0001.jpg", heic, "image/jpeg")})  # the name is not trusted
+    assert answer.status_code == 200, answer.text
+    (kingdom,) = answer.json()["kingdoms"]
+    assert kingdom["score"] == 16 and kingdom["source"] == "photos/photo-001.heic"
+    assert kingdom["terrain"] == served[2].json()["kingdoms"][0]["terrain"]  # the same table as a JPEG
 
 
 def test_a_png_claiming_100_megapixels_is_refused_before_decoding():

@@ -1,8 +1,9 @@
 """What a photo upload may be, decided from its bytes before anything decodes it.
 
 The client's file name and content type are never trusted: the first bytes
-say the format, the header says the size in pixels. A file that is too big, not
-an image, or an image too large to decode safely is refused with the HTTP
+say the format (HEIC/HEIF, an iPhone's default, by its `ftyp` brand, as the
+command line does), the header says the size in pixels. A file that is too big,
+not an image, or an image too large to decode safely is refused with the HTTP
 status and one line that tells the player what to do.
 """
 
@@ -33,9 +34,13 @@ class UploadRefused(Exception):
 
 
 def photo_kind(data: bytes) -> str | None:
-    """The file suffix of the image format the bytes start with (.jpg .png .webp .bmp), None otherwise."""
+    """The file suffix of the image format the bytes start with (.jpg .heic .png .webp .bmp), None otherwise."""
     if data[:3] == b"\xff\xd8\xff":
         return ".jpg"
+    from kscore.vision.load import is_heif  # the brands the command line reads, said once
+
+    if is_heif(data):
+        return ".heic"
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return ".png"
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
@@ -46,7 +51,7 @@ def photo_kind(data: bytes) -> str | None:
 
 
 def pixel_size(data: bytes, kind: str) -> tuple[int, int] | None:
-    """(width, height) from the header of a .jpg/.png/.webp/.bmp, None when the header cannot be read."""
+    """(width, height) from the header of a .jpg/.heic/.png/.webp/.bmp, None when the header cannot be read."""
     try:
         if kind == ".jpg":
             from kscore.vision.load import read_jpeg_header
@@ -60,9 +65,26 @@ def pixel_size(data: bytes, kind: str) -> tuple[int, int] | None:
             return abs(width), abs(height)
         if kind == ".webp":
             return _webp_size(data)
+        if kind == ".heic":
+            return _heif_size(data)
     except struct.error:  # a header cut short
         return None
     return None
+
+
+def _heif_size(data: bytes) -> tuple[int, int] | None:
+    """A HEIC/HEIF's size from its boxes (pillow-heif opens lazily: nothing is decoded)."""
+    import io
+
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return image.size
+    except Exception:  # damaged or cut short: libheif's own words would not help the player
+        return None
 
 
 def _webp_size(data: bytes) -> tuple[int, int] | None:
@@ -92,10 +114,10 @@ def check_photo(data: bytes, name: str = "the photo") -> str:
         raise UploadRefused(400, f"{name}: empty (0 bytes): not a photo")
     kind = photo_kind(data)
     if kind is None:
-        if data[4:8] == b"ftyp":
-            raise UploadRefused(415, f"{name}: a HEIC/HEIF photo, which cannot be decoded here; "
-                                     "send it as JPEG (iPhone: Settings > Camera > Formats > Most Compatible)")
-        raise UploadRefused(415, f"{name}: not a photo (JPEG, PNG, WebP or BMP expected)")
+        raise UploadRefused(415, f"{name}: not a photo (JPEG, HEIC, PNG, WebP or BMP expected)")
+    if kind == ".heic" and not _heif_decodable():
+        raise UploadRefused(415, f"{name}: a HEIC/HEIF photo, which this server cannot decode (pillow-heif is "
+                                 "missing); send it as JPEG (iPhone: Settings > Camera > Formats > Most Compatible)")
     size = pixel_size(data, kind)
     if size is None or min(size) <= 0:
         raise UploadRefused(400, f"{name}: its {kind[1:].upper()} header cannot be read: the file is damaged "
@@ -105,3 +127,11 @@ def check_photo(data: bytes, name: str = "the photo") -> str:
         raise UploadRefused(413, f"{name}: {width}x{height} is {width * height / 1e6:.0f} MP, over the "
                                  f"{MAX_PIXELS // 1_000_000} MP this server decodes; take it at a lower resolution")
     return kind
+
+
+def _heif_decodable() -> bool:
+    try:
+        import pillow_heif  # noqa: F401  (a kscore dependency; a trimmed install may lack it)
+    except ImportError:
+        return False
+    return True
