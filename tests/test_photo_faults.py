@@ -113,6 +113,23 @@ def test_a_heic_photo_is_read_as_shown_like_the_jpeg(capsys, tmp_path):
     assert (tmp_path / "IMG_0001.kingdom").exists()
 
 
+def heif_box(data: bytes, kind: bytes) -> bytes:
+    """The body of the first box of `kind` (after its 4-byte type)."""
+    return data[data.index(kind) + 4:]
+
+
+def test_the_heic_test_photo_is_stored_sideways_and_read_as_shown():
+    """What a phone held sideways writes: portrait pixels and a turn to show them (HEIF's irot box;
+    the EXIF orientation 6 beside it is the same turn, applied once)."""
+    data = HEIC.read_bytes()
+    assert struct.unpack(">II", heif_box(data, b"ispe")[4:12]) == (750, 1000)  # stored: 750 wide, 1000 high
+    assert heif_box(data, b"irot")[0] & 3 == 3  # shown turned by 3 x 90 degrees anticlockwise
+    shown = load_photo(HEIC).image.astype(int)
+    jpeg = cv2.resize(cv2.imread(str(SAMPLE)), (1000, 750), interpolation=cv2.INTER_AREA).astype(int)
+    assert np.abs(shown - jpeg).mean() < 5  # the same picture, upright (turned twice: 55)
+    assert np.abs(shown - jpeg[::-1, ::-1]).mean() > 30
+
+
 def test_photos_are_told_by_content_not_name(tmp_path):
     jpeg_named_heic = tmp_path / "a.heic"
     jpeg_named_heic.write_bytes(SAMPLE.read_bytes())
