@@ -38,6 +38,11 @@ def error_of(text: str) -> str:
         ("game: origins\n[A]\ncavemen: warrior:2@1," + HUGE + "\n" + ORIGINS_GRID, "t.kingdom:3:10:", "too large"),
         ("game: origins\n[A]\nresources: " + HUGE + "\n" + ORIGINS_GRID, "t.kingdom:3:12:", "too large"),
         ("[A]\n" + GRID + "frame: maybe\n", "t.kingdom:7:8:", "unknown frame 'maybe'"),
+        # A giant in a game without giants: the first square carrying one, sectioned or not (fuzzed, issue 16).
+        ("game: origins\n" + ORIGINS_GRID.replace("D1", "D1g" + HUGE), "t.kingdom:4:7:", "digits of crowns or giants"),
+        ("game: origins\n" + ORIGINS_GRID.replace("D1", "D1g"), "t.kingdom:4:7:", "giants belong to Age of Giants"),
+        ("game: origins\n[A]\n" + ORIGINS_GRID.replace("L1", "L1g"), "t.kingdom:4:13:", "giants belong to Age"),
+        ("game: origins\n" + ORIGINS_GRID.replace("Q2", "Q2g").replace("L1", "L1g"), "t.kingdom:3:13:", "giants belong"),
         ("variants: " + "x" * 10_000_000 + "\n" + GRID, "t.kingdom:1:11:", "unknown variant"),
     ],
 )

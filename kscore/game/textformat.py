@@ -293,11 +293,20 @@ def parse_game(text: str, source: str = "<text>", base: GameRules | None = None)
         try:  # the game's own lines (coins, buildings, cavemen...) and limits (giants)
             registry.check_kingdom(kingdom, rules)
         except ExpansionError as problem:
-            fail(str(problem), *section.extras_at.get(problem.key or "", (section.line if sectioned else None, None)))
+            fail(str(problem), *_where(problem, section, sectioned))
         kingdoms.append(kingdom)
     if not kingdoms:
         fail("no kingdom in this file", None, None, "rows of squares like 'W1 G0 C L0 .'")
     return Game(rules, tuple(kingdoms), source, header)
+
+
+def _where(problem: ExpansionError, section: _Section, sectioned: bool) -> tuple[int | None, int | None]:
+    """(line, column) of what a kingdom's check blames: its square, its key's value, else its [Name] line."""
+    if problem.position is not None:
+        row, col = problem.position
+        line, tokens = section.rows[row]
+        return line, tokens[col][0]
+    return section.extras_at.get(problem.key or "", (section.line if sectioned else None, None))
 
 
 def text_lines(text: str) -> list[str]:

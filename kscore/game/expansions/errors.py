@@ -10,9 +10,12 @@ class ExpansionError(KscoreError, ValueError):
 
     key: the header or per-kingdom key the problem is about (e.g. "quests",
     "buildings"), when there is one, so a parser can point at its line.
+    position: the (row, column) of the square it is about, 0-based, so a parser
+    can point at that square's line and column.
     """
 
     key: str | None = None
+    position: tuple[int, int] | None = None
 
 
 class ExtrasError(ExpansionError):

@@ -95,7 +95,9 @@ def check_kingdom(kingdom: Kingdom, game: str) -> None:
             raise GameError(f"{square.terrain.value} is not a terrain of {game}")
     if total_giants(kingdom):
         if not spec.giants:
-            raise GameError(f"giants belong to Age of Giants, which kscore does not combine with {game}")
+            problem = GameError(f"giants belong to Age of Giants, which kscore does not combine with {game}")
+            problem.position = next(p for p, s in kingdom.squares() if s.giants)  # the first, in reading order
+            raise problem
         check_giants(kingdom)
 
 
