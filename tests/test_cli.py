@@ -180,3 +180,16 @@ def test_real_process_has_no_traceback_and_loads_no_models(tmp_path):
                     max_leaves=30))
 def test_json_layout_is_still_exactly_json(value):
     assert json.loads(dumps(value)) == value
+
+
+def test_json_layout_rows_on_one_line_small_records_on_one_line_the_rest_spread():
+    document = {"kingdoms": [{"name": "Åsa", "terrain": [["W", "G"], ["C", "."]], "uncertain": [],
+                              "properties": [{"terrain": "wheat", "squares": 2, "crowns": 1, "points": 2}],
+                              "extras": {}, "note": None, "ok": True}],
+                "long": {"k" * 60: "v" * 60}}
+    assert dumps(document) == (
+        '{\n  "kingdoms": [\n    {\n      "name": "Åsa",\n      "terrain": [\n        ["W", "G"],\n'
+        '        ["C", "."]\n      ],\n      "uncertain": [],\n      "properties": [\n'
+        '        {"terrain": "wheat", "squares": 2, "crowns": 1, "points": 2}\n      ],\n      "extras": {},\n'
+        '      "note": null,\n      "ok": true\n    }\n  ],\n'
+        f'  "long": {{\n    "{"k" * 60}": "{"v" * 60}"\n  }}\n}}')
