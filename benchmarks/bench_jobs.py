@@ -12,6 +12,9 @@ machine's load average is printed before each run (other processes take cores to
 CPU: the kscore process (exact, from os.times once it is waited for) plus every other
 process of its tree (the fork server, the workers: they are not its waited children),
 sampled from /proc every 50 ms, so a worker's last 50 ms may be missed.
+Cores used: CPU / wall. On a shared machine read it with the load: Linux's autogroup
+scheduling (sched_autogroup_enabled, printed) shares the cores between sessions, not
+processes, so while other sessions are busy --jobs 2 gets no more than --jobs 1 does.
 First reading: when the first `.kingdom` appears in the folder (each reading is written
 as soon as its photo is read), i.e. start-up (imports, the pool) plus one photo.
 """
@@ -104,6 +107,13 @@ def timed(command: list[str], folder: Path) -> Run:
     return Run(wall, own + sum(others.values()), first[0], peak[0], out, process.returncode)
 
 
+def autogroup() -> str:
+    try:
+        return {"1": "on", "0": "off"}.get(Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip(), "?")
+    except OSError:
+        return "unknown"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=int, default=100)
@@ -112,7 +122,8 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kscore-jobs-") as tmp:
         folder = Path(tmp) / "photos"
-        print(f"{describe(make_folder(folder, args.photos))} in {folder}; {os.cpu_count()} cores")
+        print(f"{describe(make_folder(folder, args.photos))} in {folder}; {os.cpu_count()} cores; "
+              f"sched_autogroup {autogroup()}")
         runs: dict[int, list[Run]] = {1: [], args.jobs: []}
         for _ in range(args.rounds):
             for jobs in (1, args.jobs):
@@ -121,7 +132,7 @@ def main() -> None:
                 run = timed([sys.executable, "-m", "kscore.app.entry", str(folder), "--json", "--jobs", str(jobs)], folder)
                 runs[jobs].append(run)
                 print(f"  --jobs {jobs}: wall {run.wall:6.1f} s  cpu {run.cpu:6.1f} s "
-                      f"({run.cpu / args.photos:.2f} s a photo)  first reading {run.first:4.1f} s  "
+                      f"({run.cpu / args.photos:.2f} s a photo, {run.cpu / run.wall:.2f} cores)  first reading {run.first:4.1f} s  "
                       f"peak {run.peak:4.0f} MiB  exit {run.code}  (load average before: {load:.1f})")
         one, many = (statistics.median(r.wall for r in runs[j]) for j in (1, args.jobs))
         same = len({r.out for rs in runs.values() for r in rs}) == 1
