@@ -15,6 +15,8 @@ sampled from /proc every 50 ms, so a worker's last 50 ms may be missed.
 Cores used: CPU / wall. On a shared machine read it with the load: Linux's autogroup
 scheduling (sched_autogroup_enabled, printed) shares the cores between sessions, not
 processes, so while other sessions are busy --jobs 2 gets no more than --jobs 1 does.
+Busiest process: the CPU seconds of the process that worked most (the kscore process with
+--jobs 1, a worker with --jobs N): a floor for the wall time had each process a core to itself.
 First reading: when the first `.kingdom` appears in the folder (each reading is written
 as soon as its photo is read), i.e. start-up (imports, the pool) plus one photo.
 """
@@ -75,6 +77,7 @@ def cpu_s(pid: int) -> float:
 class Run:
     wall: float
     cpu: float
+    busiest: float  # CPU s of the busiest process: the wall time if each process had a core to itself
     first: float  # seconds to the first reading written
     peak: float  # MiB, whole tree
     out: str
@@ -104,7 +107,8 @@ def timed(command: list[str], folder: Path) -> Run:
     sampler.join()
     after = os.times()
     own = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-    return Run(wall, own + sum(others.values()), first[0], peak[0], out, process.returncode)
+    busiest = max([own, *others.values()])
+    return Run(wall, own + sum(others.values()), busiest, first[0], peak[0], out, process.returncode)
 
 
 def autogroup() -> str:
@@ -132,7 +136,8 @@ def main() -> None:
                 run = timed([sys.executable, "-m", "kscore.app.entry", str(folder), "--json", "--jobs", str(jobs)], folder)
                 runs[jobs].append(run)
                 print(f"  --jobs {jobs}: wall {run.wall:6.1f} s  cpu {run.cpu:6.1f} s "
-                      f"({run.cpu / args.photos:.2f} s a photo, {run.cpu / run.wall:.2f} cores)  first reading {run.first:4.1f} s  "
+                      f"({run.cpu / args.photos:.2f} s a photo, {run.cpu / run.wall:.2f} cores; busiest process "
+                      f"{run.busiest:.1f} s)  first reading {run.first:4.1f} s  "
                       f"peak {run.peak:4.0f} MiB  exit {run.code}  (load average before: {load:.1f})")
         one, many = (statistics.median(r.wall for r in runs[j]) for j in (1, args.jobs))
         same = len({r.out for rs in runs.values() for r in rs}) == 1
