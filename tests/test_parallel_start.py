@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
 from conftest import PROJECT
 from kscore.app import parallel
+from photo_helpers import SAMPLE_PHOTO
 
 
 def what_a_worker_has() -> dict:
@@ -47,3 +49,18 @@ def test_the_console_script_runs_blas_on_one_thread():
 
 def test_a_blas_thread_count_the_user_set_is_kept():
     assert blas_threads_after_the_entry(OPENBLAS_NUM_THREADS="2") == "[2]"
+
+
+def test_models_that_cannot_load_fail_each_photo_with_jobs_2_as_with_jobs_1(tmp_path):
+    """The fork server loads the models for the workers; when they are missing it must not die with a
+    traceback but leave each photo to say so, as `--jobs 1` does."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for name in ("a.jpg", "b.jpg"):
+        shutil.copy(SAMPLE_PHOTO, folder / name)
+    env = os.environ | {"KSCORE_MODELS": str(tmp_path / "no-models")}
+    runs = [subprocess.run([sys.executable, "-m", "kscore.app.entry", str(folder), "--jobs", jobs], cwd=PROJECT,
+                           env=env, capture_output=True, text=True, timeout=120) for jobs in ("1", "2")]
+    assert [r.returncode for r in runs] == [2, 2]
+    assert runs[0].stderr == runs[1].stderr
+    assert runs[1].stderr.count("recognition model not found") == 2 and "Traceback" not in runs[1].stderr

@@ -23,7 +23,10 @@ from kscore.vision.read.reader import default_models
 
 
 def warm_up() -> None:
-    default_models()
+    try:
+        default_models()
+    except Exception:  # a bad $KSCORE_MODELS: each photo says so when read; the fork server must not die
+        pass
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)  # no OpenCV worker threads in a process that will fork
     try:
