@@ -137,3 +137,54 @@ def test_a_grid_framing_part_of_a_loose_kingdom_gives_way_to_the_kingdom_found_t
     assert found.extent == (5, 5) and found.corners != tuple(map(tuple, grid.corners.round(1).tolist()))
     assert len(found.kingdom.castles()) == 1
     assert extent_squares_right(LabelledExtent(scene.rows, scene.score), found.kingdom) >= 23
+
+
+def test_tiles_coloured_like_a_plain_table_stand_out_by_their_detail():
+    import cv2
+
+    from kscore.vision.find.loose import fill_holes, texture_foreground, tile_mask
+
+    board = cv2.imread(str(TEST_DATA / "recognition" / "boards" / "2.jpg"))
+    domino = cv2.resize(board[200:300, 100:300], (120, 60), interpolation=cv2.INTER_AREA)  # two real squares
+    rng = np.random.default_rng(0)
+    # Felt of the tiles' own mean colour, with its fine fibres: no colour tells the two apart.
+    fibre = cv2.GaussianBlur(rng.random((400, 500)).astype(np.float32), (0, 0), 0.7)
+    felt = domino.reshape(-1, 3).mean(axis=0)[None, None] * (0.85 + 0.3 * fibre[..., None])
+    scene = np.clip(felt, 0, 255).astype(np.uint8)
+    scene[170:230, 190:310] = domino
+    tiles = fill_holes(tile_mask(texture_foreground(scene)))
+    assert tiles[170:230, 190:310].mean() > 0.9
+    table = np.ones(tiles.shape, bool)
+    table[150:250, 170:330] = False
+    assert not tiles[table].any()
+
+
+def test_the_lattice_follows_the_squares_not_the_few_fits_that_latched_onto_print():
+    from kscore.vision.find.loose import lattice_map
+
+    rng = np.random.default_rng(1)
+    p, turn = 50.0, np.radians(20)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    src = np.float32([[c + 0.5, r + 0.5] for r in range(5) for c in range(5)])
+    truth = (src * p) @ rot.T + [300, 200]
+    dst = truth + rng.normal(0, 1.0, truth.shape)
+    dst[[3, 4, 8, 9]] += [0.3 * p, -0.3 * p]  # one corner's fits pulled onto a printed house
+    dst = dst.astype(np.float32)
+    import cv2
+
+    placed = cv2.perspectiveTransform(np.float64(src)[None], lattice_map(src, dst, p))[0]
+    assert np.max(np.linalg.norm(placed - truth, axis=1)) < 0.1 * p
+
+
+def test_an_empty_square_the_tiles_surround_stays_empty_while_a_house_on_a_tile_is_filled():
+    from kscore.vision.find.loose import fill_holes
+
+    p = 40
+    mask = np.zeros((200, 200), np.uint8)
+    mask[20:20 + 3 * p, 20:20 + 3 * p] = 1
+    mask[20 + p:20 + 2 * p, 20 + p:20 + 2 * p] = 0  # the middle square of nine left empty
+    mask[30:38, 30:38] = 0  # a dark house on a tile
+    filled = fill_holes(mask, 0.5 * p * p)
+    assert filled[30:38, 30:38].all()
+    assert not filled[25 + p:15 + 2 * p, 25 + p:15 + 2 * p].any()
+    assert fill_holes(mask)[25 + p:15 + 2 * p, 25 + p:15 + 2 * p].all()  # without a bound, every hole

@@ -6,9 +6,11 @@ by up to a quarter of a square, the outline is ragged, the extent is often
 smaller than the frame (a 5x4 kingdom, a 3-square one after the first round),
 and the seams do not line up across the kingdom. So here:
 
-1. `tile_mask`: pixels surely unlike the photo's border strip (the table),
-   opened with a small disc (1.5% of the short side): a carpet's dots, thin
-   printed lines and specks go, tiles stay.
+1. `tile_mask`: pixels surely unlike the photo's border strip (the table) in
+   colour, or showing far more detail than the table ever does
+   (`texture_foreground`: a grass tile on green felt, a grey castle on a grey
+   mat), opened with a small disc (1.5% of the short side): a carpet's dots,
+   thin printed lines and specks go, tiles stay.
 2. The square's pitch, once per photo, from every sizeable piece of tiles
    together (a loosely laid kingdom falls apart into dominoes): the
    autocorrelation of the edges along the rows and down the columns (summed
@@ -23,12 +25,16 @@ and the seams do not line up across the kingdom. So here:
 3. A coarse lattice (the offset whose cells are most clearly all-tile or
    all-table), then every cell is fitted on its own: the square of any size
    (+-15%) within 0.3 of a square of its lattice place whose four sides lie
-   on the most edge (tile edges and seams). A homography through those fits
-   (RANSAC) is the kingdom's perspective; each cell is then fitted again
+   on the most edge (tile edges and seams). A similarity through those fits
+   (squares are square; RANSAC), then a homography through its inliers when
+   it agrees with as many and keeps squares square-ish, is the kingdom's
+   perspective; each cell is then fitted again
    within a quarter square of where the homography puts it, at the size it
    says. A domino laid a quarter square off is read where it lies.
 4. The extent is the rows and columns holding cells that are clearly tile;
-   cells inside it that are clearly table are empty squares ('.').
+   cells inside it that are clearly table are empty squares ('.'). Holes in
+   the tiles are filled only up to half a square: an empty square the
+   kingdom surrounds stays empty.
 
 A group that reaches the photo's edge is partial. Which group is a kingdom
 and which a stray (the draft line, discards) is left to the reading: a
@@ -60,6 +66,8 @@ PIECE_OPEN = 0.12
 SURE_OPEN = 0.16
 #: Gap (in squares) up to which pieces of tiles are one group.
 JOIN_GAP = 0.5
+#: Largest hole in a group's tiles filled as tile, in squares (a house on a tile; an empty square is ~1).
+HOLE_SQUARES = 0.5
 #: Least solidity of a small piece of tiles (under 2.5 squares) for it to join a group.
 PIECE_SOLIDITY = 0.85
 #: Largest extent a kingdom may have (7x7, Mighty Duel).
@@ -71,10 +79,16 @@ LATTICE_OFFSETS = 16
 #: How far a cell's own fit may move from its lattice place (pass 1) and from the homography's (pass 2), in squares.
 FIRST_REACH = 0.3
 SECOND_REACH = 0.25
+#: Distance (squares) within which a cell's own fit agrees with the lattice's similarity.
+SIM_REACH = 0.2
 FIRST_SCALES = (0.86, 0.93, 1.0, 1.07, 1.14)
 #: Share of a cell (its central 80%) that must be tile for it to count as tile / at most for it to be table.
 TILE_SHARE = 0.6
 TABLE_SHARE = 0.2
+#: Window of the texture foreground, as a share of the working image's short side; detail this many
+#: times the table's 99th percentile counts as surely tile.
+TEXTURE_SHARE = 0.012
+TEXTURE_BAR = 2.0
 #: Mean foreground of a cell the tile mask misses above which the reader decides whether it is a tile.
 MAYBE_TILE = 0.5
 
@@ -103,6 +117,29 @@ class LooseKingdom:
         return sum(t >= TILE_SHARE for t in self.tile.values())
 
 
+def texture_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
+    """Per pixel in [0, 1]: how much more detail its neighbourhood shows than the table ever does.
+
+    The colour foreground misses tiles coloured like the table (a grass tile
+    on green felt, a grey castle or a dark mine on a grey mat). Tiles are
+    printed with detail and edged by seams; the table's own detail is measured
+    on the photo's border strip (its 99th percentile): a felt or a plain table
+    shows little, so any tile stands out; a dotted carpet or a mat's grid lines
+    set the bar high, and then this adds nothing the colours did not.
+    """
+    h, w = work.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(work, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    grad = sum(np.abs(cv2.Sobel(lab[..., i], cv2.CV_32F, 1, 0)) + np.abs(cv2.Sobel(lab[..., i], cv2.CV_32F, 0, 1))
+               for i in range(3))
+    k = max(3, int(TEXTURE_SHARE * min(h, w)))
+    detail = cv2.blur(grad, (k, k))
+    s = max(2, int(strip * min(h, w)))
+    border = np.zeros((h, w), bool)
+    border[:s], border[-s:], border[:, :s], border[:, -s:] = True, True, True, True
+    bar = TEXTURE_BAR * max(float(np.percentile(detail[border], 99)), 1.0)
+    return np.clip(detail / bar, 0.0, 1.0).astype(np.float32)
+
+
 def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
     """Pixels surely unlike the table, opened with a k px disc (default: OPEN_SHARE of the short side) (uint8 0/1)."""
     h, w = fg.shape
@@ -111,12 +148,17 @@ def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
-def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """The mask with every hole it encloses filled (a house or a dark tree on a tile)."""
+def fill_holes(mask: np.ndarray, largest: float | None = None) -> np.ndarray:
+    """The mask with the holes it encloses filled (a house or a dark tree on a tile), those up to `largest` px
+    only when given (an empty square the kingdom's tiles surround is a hole too, and stays one)."""
     h, w = mask.shape
     flood = np.pad(mask, 1).copy()
     cv2.floodFill(flood, np.zeros((h + 4, w + 4), np.uint8), (0, 0), 1)
-    return (mask | (flood[1:-1, 1:-1] == 0)).astype(np.uint8)
+    holes = (flood[1:-1, 1:-1] == 0).astype(np.uint8)
+    if largest is not None:
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(holes)
+        holes = np.isin(labels, [j for j in range(1, count) if stats[j, cv2.CC_STAT_AREA] <= largest])
+    return (mask | holes).astype(np.uint8)
 
 
 def turn(grey: np.ndarray, mask: np.ndarray) -> float:
@@ -251,7 +293,7 @@ class _Group:
 
 
 def _groups(work: np.ndarray, fg: np.ndarray | None = None) -> list[_Group]:
-    fg = foreground(work) if fg is None else fg
+    fg = np.maximum(foreground(work), texture_foreground(work)) if fg is None else fg
     h, w = fg.shape
     mask = tile_mask(fg)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
@@ -285,12 +327,12 @@ def _groups(work: np.ndarray, fg: np.ndarray | None = None) -> list[_Group]:
     count, labels, stats, centres = cv2.connectedComponentsWithStats(joined)
     out = []
     for j in [int(j) for j in np.argsort(-stats[:, cv2.CC_STAT_AREA]) if j != 0]:
-        blob = fill_holes(((labels == j) & (mask > 0)).astype(np.uint8))
+        blob = fill_holes(((labels == j) & (mask > 0)).astype(np.uint8), HOLE_SQUARES * pitch * pitch)
         if blob.sum() < MIN_GROUP_SQUARES * pitch * pitch:
             continue
         region = cv2.dilate((labels == j).astype(np.uint8), np.ones((3, 3), np.uint8))
         group = _fit_group(work, lab, grey, soft, blob, tuple(float(v) for v in centres[j]), pitch,
-                           sure=fill_holes(sure & region))
+                           sure=fill_holes(sure & region, HOLE_SQUARES * pitch * pitch))
         if group is not None:
             out.append(group)
     return out
@@ -314,6 +356,45 @@ def _solidity(piece: np.ndarray) -> float:
         return 0.0
     outline = max(contours, key=cv2.contourArea)
     return float(cv2.contourArea(outline) / max(cv2.contourArea(cv2.convexHull(outline)), 1.0))
+
+
+def lattice_map(src: np.ndarray, dst: np.ndarray, p: float) -> np.ndarray | None:
+    """Lattice (col, row) -> pixels through the cells' own fits, robust to the fits that latched onto print or table.
+
+    Squares are square: a similarity (turn, one scale, shift) through the fits
+    first (RANSAC), and a homography (the camera's perspective) through that
+    one's inliers only, kept when it agrees with at least as many fits and
+    still draws square-ish squares (a homography free on a few bad fits
+    shears the whole kingdom).
+    """
+    if len(src) < 3:
+        return None
+    sim, inliers = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=SIM_REACH * p)
+    if sim is None:
+        return None
+    best = np.vstack([sim, [0, 0, 1]])
+    keep = inliers.ravel().astype(bool)
+    if keep.sum() < 6:
+        return best
+    hom, _ = cv2.findHomography(src[keep], dst[keep], cv2.RANSAC, 0.15 * p)
+    if hom is None or not _square_ish(hom, src):
+        return best
+    agree = lambda m: int(np.sum(np.linalg.norm(  # noqa: E731
+        cv2.perspectiveTransform(src[None].astype(np.float64), m)[0] - dst, axis=1) < 0.15 * p))
+    return hom if agree(hom) >= agree(best) else best
+
+
+def _square_ish(hom: np.ndarray, src: np.ndarray) -> bool:
+    """Whether the homography draws every corner cell of the fits' span as a near-square (sides, right angles)."""
+    c0, r0 = np.floor(src.min(axis=0))
+    c1, r1 = np.ceil(src.max(axis=0))
+    for c, r in ((c0, r0), (c1 - 1, r0), (c0, r1 - 1), (c1 - 1, r1 - 1)):
+        q = cv2.perspectiveTransform(np.float64([[[c, r], [c + 1, r], [c, r + 1]]]), hom)[0]
+        a, b = q[1] - q[0], q[2] - q[0]
+        na, nb = np.linalg.norm(a), np.linalg.norm(b)
+        if not 0.75 < na / max(nb, 1e-9) < 1.33 or abs(float(a @ b)) / max(na * nb, 1e-9) > 0.2:
+            return False
+    return True
 
 
 def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | None = None, sure=None):
@@ -358,9 +439,7 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | N
     fits = [fit_cell(energy, gxs[c] + p / 2, gys[r] + p / 2, p, p, FIRST_REACH, FIRST_SCALES) for r, c in first]
     src = np.float32([[c + 0.5, r + 0.5] for r, c in first])
     dst = np.float32([[f[0], f[1]] for f in fits])
-    hom = None
-    if len(first) >= 5:
-        hom, _ = cv2.findHomography(src, dst, cv2.RANSAC, 0.15 * p)
+    hom = lattice_map(src, dst, p)
     if hom is None:
         hom = np.float64([[p, 0, gxs[0]], [0, p, gys[0]], [0, 0, 1]])
 
