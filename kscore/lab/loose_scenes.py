@@ -41,8 +41,14 @@ class SquareBank:
     flat_castles: list
 
     @classmethod
-    def from_boards(cls, boards, flat_castle_folder: Path | None = None, limit: int = 60) -> "SquareBank":
-        """Cut every labelled board (kscore.lab.dataset.LabelledBoard) into its squares."""
+    def from_boards(cls, boards, flat_castle_folder: Path | None = None, limit: int = 60,
+                    first: int = 0) -> "SquareBank":
+        """Cut every labelled board (kscore.lab.dataset.LabelledBoard) into its squares.
+
+        Flat castles: `limit` of the folder's files in name order from the `first`
+        (a recogniser trained on the first N phone squares of each label reads
+        castles it never saw when first >= N).
+        """
         squares = defaultdict(list)
         for board in boards:
             image = cv2.imread(str(board.image))
@@ -54,7 +60,7 @@ class SquareBank:
                 squares[key].append(image[r * px:(r + 1) * px, c * px:(c + 1) * px].copy())
         flats = []
         if flat_castle_folder is not None and flat_castle_folder.is_dir():
-            for path in sorted(flat_castle_folder.glob("*.jpg"))[:limit]:
+            for path in sorted(flat_castle_folder.glob("*.jpg"))[first:first + limit]:
                 im = cv2.imread(str(path))
                 if im is not None:
                     flats.append(im)

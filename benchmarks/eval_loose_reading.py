@@ -1,0 +1,173 @@
+"""Reading alone on synthetic hand-laid kingdoms: every square cut at its TRUE quad.
+
+`benchmarks/eval_loose.py` measures finding and reading together. Here the
+finder is left out: each scene of kscore.lab.loose_scenes is read where its
+squares truly lie (`LooseScene.quads`), through kscore.vision.read.cells as the
+pipeline reads a kingdom found tile by tile (cut_cells, brightness on the tile
+squares, the decoder with the box's tile set). A tile square is given as surely
+tile, the rest of the frame as table, so what is measured is the recogniser and
+the decoder: what is lost here is reading's share of eval_loose's losses.
+
+Printed: tile squares right (terrain, crowns off the castle, both), terrain
+right before the decoder, the extent's squares right as eval_loose counts them
+(empty squares included), exact scores, wrong scores showing a '?', and the
+same by surface, glare (veils over the tiles) and light (colour cast).
+
+--holdout: the recogniser is fitted (`train.fit_models`, boards + the first
+--phone-per-class phone squares of each label) without every 3rd kingdom of the
+boards, the split eval_loose --holdout uses, and the scenes are built from
+those kingdoms' squares only; flat castles come from phone castles it never saw.
+--save-models DIR keeps that fit, --models FILE reads with a saved one.
+
+    python benchmarks/eval_loose_reading.py --scenes 40 --seed 2
+    python benchmarks/eval_loose_reading.py --scenes 40 --seed 2 --holdout --save-models /tmp/holdout
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
+
+from kscore.app.pipeline import frame_size  # noqa: E402
+from kscore.game.kingdom import Terrain  # noqa: E402
+from kscore.game.tileset import TILESETS  # noqa: E402
+from kscore.lab.dataset import load_boards  # noqa: E402
+from kscore.lab.loose_scenes import SquareBank, make_loose_scene  # noqa: E402
+from kscore.lab.measures import kingdom_points  # noqa: E402
+from kscore.vision.read.cells import read_cells  # noqa: E402
+from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
+
+#: Flat castles the holdout's recogniser trains on are the first N phone castles; the scenes take them from here on.
+UNSEEN_CASTLES = 63
+
+
+class Tally:
+    """Counts for one slice of the scenes."""
+
+    def __init__(self) -> None:
+        self.scenes = self.exact = self.tiles = self.terrain = self.crowns = self.off_castle = self.both = 0
+
+    def add(self, other: "Tally") -> None:
+        for k, v in vars(other).items():
+            setattr(self, k, getattr(self, k) + v)
+
+    def line(self) -> str:
+        return (f"{self.scenes:>4} {self.tiles:>6} {self.terrain / max(self.tiles, 1):>8.1%}"
+                f" {self.crowns / max(self.off_castle, 1):>8.1%} {self.both / max(self.tiles, 1):>8.1%}"
+                f" {self.exact:>4}/{self.scenes:<3}")
+
+
+def holdout_models(data: Path, phone_per_class: int):
+    """Models fitted without every 3rd kingdom of the boards (and their names), as eval_loose --holdout splits them."""
+    from kscore.lab.train import fit_models, load_board_samples, load_phone_samples, single_threaded
+
+    boards = load_boards(data / "kingdomino")
+    held_out = set(sorted({b.group for b in boards})[::3])
+    with single_threaded():
+        samples = [s for s in load_board_samples(data / "kingdomino") if s.group not in held_out]
+        samples += load_phone_samples(data / "tiles-phone", phone_per_class or None)
+        return fit_models(samples), held_out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
+    ap.add_argument("--scenes", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--holdout", action="store_true", help="recogniser fitted without the scenes' kingdoms")
+    ap.add_argument("--phone-per-class", type=int, default=60, help="--holdout: phone squares per label (0: all)")
+    ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
+    ap.add_argument("--save-models", type=Path, help="--holdout: keep the fit in this folder")
+    ap.add_argument("--list", action="store_true", help="one line per scene not exact")
+    args = ap.parse_args(argv)
+    if not (args.data / "kingdomino").is_dir():
+        print(f"no such folder: {args.data / 'kingdomino'}", file=sys.stderr)
+        return 2
+    boards = load_boards(args.data / "kingdomino")
+    models = None
+    first_castle = 0
+    if args.holdout:
+        held_out = set(sorted({b.group for b in boards})[::3])
+        if args.models is None:
+            t = time.perf_counter()
+            models, held_out = holdout_models(args.data, args.phone_per_class)
+            print(f"fitted without {len(held_out)} kingdoms in {time.perf_counter() - t:.0f} s")
+            if args.save_models:
+                print(f"saved the fit: {models.save(args.save_models)}")
+        boards = [b for b in boards if b.group in held_out]
+        first_castle = UNSEEN_CASTLES
+    if args.models is not None:
+        from kscore.vision.read.model import load_models
+
+        models = load_models(args.models)
+    bank = SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle", first=first_castle)
+    tileset = TILESETS["kingdomino"]
+    rng = np.random.default_rng(args.seed)
+    total = Tally()
+    slices: dict = collections.defaultdict(Tally)
+    raw_terrain = extent_right = extent_squares = flagged = wrong = 0
+    times = []
+    for s in range(args.scenes):
+        scene = make_loose_scene(bank, rng)
+        size = frame_size((len(scene.rows), len(scene.rows[0])))
+        start = time.perf_counter()
+        reading = read_cells(scene.image, scene.quads, {p: 1.0 for p in scene.quads}, size, tileset, models=models)
+        times.append(time.perf_counter() - start)
+        got = reading.kingdom
+        one = Tally()
+        one.scenes = 1
+        for r, row in enumerate(scene.rows):
+            for c, sq in enumerate(row):
+                read = got[(r, c)]
+                extent_squares += 1
+                extent_right += (read.terrain, read.crowns) == (sq.terrain, sq.crowns)
+                if sq.terrain is Terrain.EMPTY:
+                    continue
+                terrain_ok = read.terrain is sq.terrain
+                crowns_ok = read.crowns == sq.crowns
+                one.tiles += 1
+                one.terrain += terrain_ok
+                raw_terrain += TERRAIN_CLASSES[int(np.argmax(reading.terrain_probs[r, c]))] is sq.terrain
+                if sq.terrain is not Terrain.CASTLE:
+                    one.off_castle += 1
+                    one.crowns += crowns_ok
+                one.both += terrain_ok and crowns_ok
+        points = kingdom_points(got)
+        one.exact = points == scene.score
+        if not one.exact:
+            wrong += 1
+            flagged += bool(got.uncertain())
+            if args.list:
+                print(f"  scene {s} ({scene.surface}, {scene.light}, glare {scene.glare},"
+                      f" {len(scene.rows)}x{len(scene.rows[0])}): truth {scene.score}, read {points},"
+                      f" squares {one.both}/{one.tiles}")
+        total.add(one)
+        for key in (f"surface {scene.surface}", f"glare {'veiled' if scene.glare else 'none'}", f"light {scene.light}"):
+            slices[key].add(one)
+    n = args.scenes
+    kind = "held-out kingdoms" if args.holdout else "shipped models: in-sample squares"
+    print(f"loose scenes read at their true quads: {n} (seed {args.seed}, {kind})")
+    print(f"tile squares right:  terrain {total.terrain / total.tiles:.1%} (before the decoder"
+          f" {raw_terrain / total.tiles:.1%}), crowns {total.crowns / max(total.off_castle, 1):.1%},"
+          f" both {total.both}/{total.tiles} = {total.both / total.tiles:.1%}")
+    print(f"extent squares right (as eval_loose counts, empty ones too): {extent_right}/{extent_squares}"
+          f" = {extent_right / extent_squares:.1%}")
+    print(f"exact scores:        {total.exact}/{n} = {total.exact / n:.1%}")
+    print(f"wrong scores with a '?' square: {flagged}/{wrong}")
+    print(f"reading time per scene: median {np.median(times) * 1000:.0f} ms")
+    print(f"{'':<18}{'scenes':>6} {'tiles':>6} {'terrain':>8} {'crowns':>8} {'both':>8} exact")
+    for key in sorted(slices):
+        print(f"{key:<20}" + slices[key].line())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
