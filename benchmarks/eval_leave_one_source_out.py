@@ -27,9 +27,12 @@ folder (for training and reading): the default 60 (1,020 squares) and six fits
 took 31 minutes on a busy shared core, most of it the crown models;
 `--terrain-only` fits terrain alone (the same terrain network fit_models makes,
 so its terrain figures are the full run's) in about 4 minutes.
-`--phone-per-class 0` takes all 5,655 squares (much slower).
+`--phone-per-class 0` takes all 5,655 squares (much slower). `--quick`, for
+iterating on terrain: terrain alone, 20 phone squares per label, left out only
+(no pooled CV); its figures are not the full run's, compare quick with quick.
 
     python benchmarks/eval_leave_one_source_out.py [--terrain-only] [--phone-per-class 60] [--folds 3]
+    python benchmarks/eval_leave_one_source_out.py --quick
 """
 
 from __future__ import annotations
@@ -162,7 +165,12 @@ def main() -> int:
     parser.add_argument("--no-pooled", action="store_true", help="leave-one-source-out only")
     parser.add_argument("--terrain-only", action="store_true",
                         help="fit and read terrain alone (minutes less; crowns and both show nan)")
+    parser.add_argument("--quick", action="store_true",
+                        help="terrain only, 20 phone squares per label, no pooled CV (for iterating)")
     args = parser.parse_args()
+    if args.quick:
+        args.terrain_only, args.no_pooled = True, True
+        args.phone_per_class = min(args.phone_per_class or 20, 20)
     for folder in (args.boards, args.phone, args.photos):
         if not folder.is_dir():
             print(f"no such folder: {folder}", file=sys.stderr)
