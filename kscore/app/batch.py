@@ -19,6 +19,7 @@ from kscore.app.inputs import (
 )
 from kscore.errors import KscoreError
 from kscore.filetypes import each_once, is_image, resolved
+from kscore.game.properties import occupied_extent
 
 
 def expand_paths(paths: Sequence[Path], notes: list[str] | None = None) -> list[Path]:
@@ -154,7 +155,7 @@ def csv_rows(results: Sequence, sources: dict) -> list[list]:
         columns.update((row.key, None) for row in sheet.rows if row.kind == "terrain")
     for sheet, _ in sheets:
         columns.update((row.key, None) for row in sheet.rows if row.kind != "terrain")
-    header = ["source", "kingdom", "place", "score", "decided_by", *columns, "size", "unsure_squares", "corners"]
+    header = ["source", "kingdom", "place", "score", "decided_by", *columns, "size", "extent", "unsure_squares", "corners"]
     rows = [header]
     for sheet, scores in sheets:
         for i, s in enumerate(scores):
@@ -165,7 +166,7 @@ def csv_rows(results: Sequence, sources: dict) -> list[list]:
             rows.append([source, s.kingdom.name, place.place if place else "", s.total,
                          place.tiebreak if place else "",
                          *("" if values.get(key) is None else values[key] for key in columns),
-                         s.kingdom.size, len(s.kingdom.uncertain()), flat])
+                         s.kingdom.size, "{}x{}".format(*occupied_extent(s.kingdom)), len(s.kingdom.uncertain()), flat])
     return rows
 
 

@@ -16,7 +16,8 @@ from rich.table import Table
 from rich.text import Text
 
 from kscore.game import registry
-from kscore.game.kingdom import Terrain, square_name
+from kscore.game.kingdom import Kingdom, Terrain, square_name
+from kscore.game.properties import occupied_extent
 from kscore.app.sheet import Sheet, build_sheet, place_word, winner_sentence
 from kscore.game.ranking import Dynasty, Place
 from kscore.game.scoring import KingdomScore
@@ -59,6 +60,7 @@ def kingdom_json(score: KingdomScore) -> dict[str, Any]:
     return {
         "name": k.name,
         "size": k.size,
+        "extent": list(occupied_extent(k)),
         "terrain": [[s.terrain.value for s in row] for row in k.rows],
         "crowns": [[s.crowns for s in row] for row in k.rows],
         "giants": [[s.giants for s in row] for row in k.rows],
@@ -172,8 +174,15 @@ def kingdom_panel(score: KingdomScore) -> Panel:
     for warning in score.warnings:
         parts.append(Text(f"warning: {warning}", style="red"))
     k = score.kingdom
-    return Panel(Group(*parts), title=Text.assemble((k.name, "bold"), f"  {k.size}x{k.size}  ", (f"{score.total} points", "bold")),
+    return Panel(Group(*parts), title=Text.assemble((k.name, "bold"), f"  {size_words(k)}  ", (f"{score.total} points", "bold")),
                  title_align="left", expand=False)
+
+
+def size_words(kingdom: Kingdom) -> str:
+    """'5x5', or '4x5 in 5x5' for a kingdom laid smaller than its frame (rows x columns)."""
+    frame = f"{kingdom.size}x{kingdom.size}"
+    rows, cols = occupied_extent(kingdom)
+    return frame if (rows, cols) == (kingdom.size, kingdom.size) else f"{rows}x{cols} in {frame}"
 
 
 def ranking_table(ranking: Sequence[Place], title: str = "ranking") -> Table:

@@ -58,6 +58,25 @@ def is_full(kingdom: Kingdom) -> bool:
     return all(s.terrain is not Terrain.EMPTY for _, s in kingdom.squares())
 
 
+def occupied_extent(kingdom: Kingdom) -> tuple[int, int]:
+    """(rows, columns) of the smallest rectangle holding every square that is not empty:
+    the kingdom as laid on the table, whatever its frame. (0, 0) when nothing is laid.
+
+    >>> from kscore.game.kingdom import Square
+    >>> k = Kingdom.from_rows("k", [[Square(Terrain.EMPTY)] * 5 for _ in range(5)])
+    >>> occupied_extent(k)
+    (0, 0)
+    >>> occupied_extent(k.with_square((1, 1), Square(Terrain.CASTLE)).with_square((1, 3), Square(Terrain.LAKE)))
+    (1, 3)
+    """
+    laid = [p for p, s in kingdom.squares() if s.terrain is not Terrain.EMPTY]
+    if not laid:
+        return 0, 0
+    rows = [r for r, _ in laid]
+    cols = [c for _, c in laid]
+    return max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
+
+
 def empty_edges(kingdom: Kingdom) -> list[str]:
     """Edge rows/columns of the grid that hold no square at all ('top row', ...)."""
     n = kingdom.size
