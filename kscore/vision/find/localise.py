@@ -581,7 +581,7 @@ def _whole_frame(work, edges, to_original: float) -> FoundBoard | None:
     a lattice over the whole frame shows FULL_FRAME_SEAMS.
     """
     h, w = work.shape[:2]
-    if not (0.8 < w / h < 1.25 and _tile_colours(_border_strip(work))):
+    if not (0.8 < w / h < 1.25 and _tiles_along_border(work)):
         return None
     fit = fit_lattice(work, _frame_quad(work))
     if fit.seams < FULL_FRAME_SEAMS:
@@ -813,12 +813,27 @@ def _grown(quad: Quad, size: int) -> list[tuple[Quad, int]]:
     return [(shifted(quad, size, dx, dy), size) for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1))]
 
 
-def _border_strip(image: np.ndarray, share: float = 0.08) -> np.ndarray:
-    """The pixels near the image's edges, as one row of pixels."""
+def _border_sides(image: np.ndarray, share: float = 0.08) -> list[np.ndarray]:
+    """The pixels near each of the image's edges (top, bottom, left, right), each as one row of pixels."""
     h, w = image.shape[:2]
     s = max(2, int(share * min(h, w)))
-    parts = [image[:s].reshape(-1, 3), image[-s:].reshape(-1, 3), image[s:-s, :s].reshape(-1, 3), image[s:-s, -s:].reshape(-1, 3)]
-    return np.concatenate(parts)[None]
+    return [image[:s].reshape(1, -1, 3), image[-s:].reshape(1, -1, 3),
+            image[s:-s, :s].reshape(1, -1, 3), image[s:-s, -s:].reshape(1, -1, 3)]
+
+
+def _border_strip(image: np.ndarray, share: float = 0.08) -> np.ndarray:
+    """The pixels near the image's edges, as one row of pixels."""
+    return np.concatenate(_border_sides(image, share), axis=1)
+
+
+def _tiles_along_border(image: np.ndarray) -> bool:
+    """The photo's edge runs along tiles: all round, or on two sides at least.
+
+    A kingdom cut tight to its frame whose last row and column are empty
+    (a 4x4 kingdom in the top-left of its 5x5 frame) shows the table along
+    two sides: its border strip taken whole is half table.
+    """
+    return _tile_colours(_border_strip(image)) or sum(_tile_colours(side) for side in _border_sides(image)) >= 2
 
 
 def _tile_colours(image: np.ndarray, mask: np.ndarray | None = None) -> bool:
