@@ -111,3 +111,38 @@ def test_a_board_cropped_with_table_showing_is_cut_back_to_its_grid(boards, boar
         return float(np.abs(a - b).mean())
 
     assert off(cut) < off(cropped) / 3
+
+
+def test_a_glare_copy_washes_part_of_the_board_pale_and_keeps_the_rest(boards):
+    from kscore.lab.train import glare_veil
+    from kscore.vision.read.features import prepare
+
+    board, image = boards["2"]
+    prepared = prepare(image, 5)
+    veiled = glare_veil(prepared, np.random.default_rng(3))
+    assert np.array_equal(veiled, glare_veil(prepared, np.random.default_rng(3)))  # seeded: training is reproducible
+    sat = lambda im: cv2.cvtColor(im, cv2.COLOR_BGR2HSV)[..., 1].reshape(5, CELL, 5, CELL).mean(axis=(1, 3))
+    drop = sat(prepared) - sat(veiled)
+    assert drop.max() > 40  # somewhere the print is washed out
+    assert (np.abs(drop) < 5).sum() >= 5  # a veil, not a filter over the whole board
+    edges = lambda im: cv2.Canny(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 50, 150) > 0
+    washed = np.kron(drop > 40, np.ones((CELL, CELL), bool))
+    assert (edges(veiled) & edges(prepared))[washed].sum() > 0.2 * edges(prepared)[washed].sum()  # shapes stay
+
+
+def test_terrain_colours_balanced_on_their_photo_undo_a_colour_cast_and_keep_a_single_square_s_hue(boards):
+    from kscore.vision.read.features import balanced, prepare
+
+    board, image = boards["2"]
+    prepared = prepare(image, 5)
+    warm = np.clip(prepared.astype(np.float32) * np.float32([0.75, 0.95, 1.2]), 0, 255).astype(np.uint8)
+    colour = lambda im: im.reshape(-1, 3).mean(axis=0)
+    # Half a grey-world: the cast's effect on the features' colours is about halved.
+    cast = np.abs(colour(warm) - colour(prepared)).sum()
+    assert np.abs(colour(balanced(warm)) - colour(balanced(prepared))).sum() < 0.6 * cast
+    assert np.array_equal(balanced(warm, strength=0), warm)
+    # One square alone (a phone square) balanced on itself turns greyer; on its photo's squares it keeps its colour.
+    r, c = next(p for p, sq in board.kingdom.squares() if sq.terrain in (Terrain.LAKE, Terrain.WHEAT, Terrain.GRASSLAND))
+    square = prepared[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL]
+    sat = lambda im: cv2.cvtColor(im, cv2.COLOR_BGR2HSV)[..., 1].mean()
+    assert sat(balanced(square, prepared)) > sat(balanced(square)) + 10

@@ -139,7 +139,7 @@ def load_phone_samples(folder: Path | str, limit_per_class: int | None = None) -
                     photo,
                     1,
                     prepared,
-                    terrain_features(prepared, 1),
+                    terrain_features(prepared, 1, reference),
                     np.array([TERRAIN_INDEX[terrain]]),
                     np.array([crowns]),
                     "phone",
@@ -281,6 +281,42 @@ def _relit(samples: list[Sample]) -> list[Sample]:
     forest under a dim gradient read as mine and swamp as castle.
     """
     return _changed_copies(samples, augment_light, _RELIT_COPIES, "relit")
+
+
+#: Glare copies of each board, for terrain.
+_GLARE_COPIES = 2
+
+
+def glare_veil(prepared: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The board under glare: one to three soft veils of whitish light laid over its print.
+
+    Glossy tiles under a lamp or a window show a pale veil, often bluish, that
+    washes out colour but leaves the drawing's shapes (photos-loose: a forest row
+    read as lake under one). Veils are rational bumps (only + * /, so copies
+    stay bit-exact) 0.6-3 squares across, 30-80% opaque at their centre, in
+    tints from warm white to pale blue; ranges are broad guesses, not any
+    photo's measure.
+    """
+    h, w = prepared.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    veil = np.zeros((h, w), np.float32)
+    for _ in range(int(rng.integers(1, 4))):
+        cy, cx = rng.uniform(0, h), rng.uniform(0, w)
+        a, b = rng.uniform(0.3, 1.5, 2) * CELL
+        angle = rng.uniform(0, np.pi)
+        cos, sin = np.float32(np.cos(angle)), np.float32(np.sin(angle))
+        u = ((xx - cx) * cos + (yy - cy) * sin) / np.float32(a)
+        v = ((yy - cy) * cos - (xx - cx) * sin) / np.float32(b)
+        q = u * u + v * v
+        veil = np.maximum(veil, np.float32(rng.uniform(0.3, 0.8)) / (1 + q * q))
+    tint = np.float32([rng.uniform(225, 255), rng.uniform(215, 250), rng.uniform(190, 245)])  # BGR: white to pale blue
+    img = prepared.astype(np.float32) * (1 - veil[..., None]) + tint * veil[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _glared(samples: list[Sample]) -> list[Sample]:
+    """Copies of the boards under glare (glare_veil), for terrain."""
+    return _changed_copies(samples, glare_veil, _GLARE_COPIES, "glare")
 
 
 def _changed_copies(samples: list[Sample], change, copies: int, source: str) -> list[Sample]:
@@ -484,10 +520,11 @@ def _calibrated_terrain(samples: list[Sample], folds: int) -> Network:
 
 
 def fit_terrain(samples: list[Sample], folds: int = 3) -> Network:
-    """The terrain model alone: the samples plus the boards' relit, standing-castle and softened copies."""
+    """The terrain model alone: the samples plus the boards' relit, standing-castle, softened and glare copies."""
     boards = [s for s in samples if s.source == "board"]
     return _calibrated_terrain(
-        samples + _relit(boards) + _standing_castle_views(boards) + _softened(boards, TERRAIN_SOFTENING), folds
+        samples + _relit(boards) + _standing_castle_views(boards) + _softened(boards, TERRAIN_SOFTENING)
+        + _glared(boards), folds
     )
 
 

@@ -48,7 +48,7 @@ def cell_probabilities(board: np.ndarray, size: int, tiles: list[tuple[int, int]
     pixels = [board[r * px:(r + 1) * px, c * px:(c + 1) * px].reshape(-1, 3) for r, c in tiles]
     reference = np.concatenate(pixels)[None] if pixels else None
     prepared = prepare(board, size, reference=reference)
-    terrain = models.terrain.predict_full(terrain_features(prepared, size), len(TERRAIN_CLASSES))
+    terrain = models.terrain.predict_full(terrain_features(prepared, size, reference), len(TERRAIN_CLASSES))
     candidates = find_candidates(prepared, models.crown_template, size)
     crowns = models.count.predict_full(
         square_summaries(candidates, crown_probability(models.candidate, candidates), size), len(CROWN_CLASSES))

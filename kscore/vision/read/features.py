@@ -4,9 +4,13 @@ Why these features: the boards come from one camera and one lamp, the phone
 squares from another camera in warm light, and kscore is judged on photos from
 neither. So colour is taken in perceptual spaces (Lab, hue weighted by
 saturation) after a brightness normalisation, and texture from gradient
-statistics; both survive light changes better than raw RGB. (A full gray-world
-white balance was tried and hurt under grouped CV: a board that is mostly lake
-turns its lakes grey; the phone squares teach colour casts instead.) Only the
+statistics; both survive light changes better than raw RGB. Terrain's colours
+are also pulled half way to a grey world (`balanced`), measured on the whole
+kingdom (a phone square: on its photo's squares): a full gray-world white
+balance hurt under grouped CV (a board that is mostly lake turns its lakes
+grey), and half of one in `prepare` helped cameras never seen but cost the
+crowns; on terrain alone it raised every source left out
+(benchmarks/eval_leave_one_source_out.py --quick). Only the
 central part of each square is used for terrain: seams, neighbours and the
 leaning 3D castle live at the edges.
 
@@ -23,7 +27,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-FEATURE_VERSION = 8
+FEATURE_VERSION = 9
 
 #: Callers hand squares of any size; they are resampled to this many pixels a side.
 SQUARE_PX = 100
@@ -50,6 +54,24 @@ def prepare(image_bgr: np.ndarray, size: int, reference: np.ndarray | None = Non
     return cv2.convertScaleAbs(small, alpha=gain)
 
 
+#: How far terrain's colours are pulled toward a grey world (0: not at all, 1: wholly); crowns' are not.
+TERRAIN_BALANCE = 0.5
+
+
+def balanced(prepared: np.ndarray, reference: np.ndarray | None = None, strength: float = TERRAIN_BALANCE) -> np.ndarray:
+    """The prepared image with each channel scaled toward the reference's grey (a partial grey-world).
+
+    reference: the pixels whose mean colour is the light's (default: the image).
+    """
+    if strength == 0:
+        return prepared
+    ref = (prepared if reference is None else reference).reshape(-1, 3)
+    means = ref.mean(axis=0, dtype=np.float64) + 1.0
+    gains = (means.mean() / means) ** strength
+    lut = np.clip(np.arange(256, dtype=np.float64)[:, None] * gains[None], 0, 255).astype(np.uint8)
+    return cv2.LUT(prepared, lut.reshape(256, 1, 3))
+
+
 def _windows(plane: np.ndarray, size: int) -> np.ndarray:
     """(size*size, [channels,] pixels) central window of every square, contiguous per channel."""
     m, inner = _MARGIN, CELL - 2 * _MARGIN
@@ -66,8 +88,9 @@ def _quantiles(values: np.ndarray, qs: tuple[float, ...]) -> np.ndarray:
     return s[:, idx]
 
 
-def terrain_features(prepared: np.ndarray, size: int) -> np.ndarray:
-    """Feature matrix (size*size, 33) from a prepared image (see prepare)."""
+def terrain_features(prepared: np.ndarray, size: int, reference: np.ndarray | None = None) -> np.ndarray:
+    """Feature matrix (size*size, 33) from a prepared image (see prepare), its colours balanced on `reference`."""
+    prepared = balanced(prepared, reference)
     lab = cv2.cvtColor(prepared, cv2.COLOR_BGR2Lab)
     hsv = cv2.cvtColor(prepared, cv2.COLOR_BGR2HSV)
     # Integer Sobel and numpy's sqrt: cv2.magnitude's SIMD path rounds
