@@ -16,7 +16,7 @@ from pathlib import Path
 
 from kscore.errors import KscoreError, NothingRecognisedError
 from kscore.filetypes import is_image
-from kscore.game.kingdom import Kingdom
+from kscore.game.kingdom import Kingdom, Terrain
 from kscore.game.rules import Game, GameRules
 from kscore.game.textformat import write_game
 
@@ -131,7 +131,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
             size = frame or frame_size(group.extent)
             covers = rows * cols >= COVER_SHARE * size**2  # a kingdom, not a fragment the colours kept
             if (covers and _overlap(board.corners, group.corners) >= OVERLAP_SHARE
-                    and _plausibility(reading_l) > _plausibility(reading)):
+                    and _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True)):
                 found_here = PhotoKingdom(replace(reading_l.kingdom, name=name),
                                           tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
                                           tuple(reading_l.changes), group.extent)
@@ -172,9 +172,18 @@ def _overlap(grid, group) -> float:
     return float(area) / max(min(float(cv2.contourArea(a)), float(cv2.contourArea(b))), 1e-9)
 
 
-def _plausibility(reading) -> tuple:
-    """How likely a reading is a real kingdom: exactly one castle first, then fewest squares in doubt."""
-    return (len(reading.kingdom.castles()) == 1, -len(reading.kingdom.uncertain()))
+def _plausibility(reading, per_tile: bool = False) -> tuple:
+    """How likely a reading is a real kingdom: exactly one castle first, then fewest squares in doubt.
+
+    per_tile: the share of its tiles in doubt, for comparing readings of different extents (a count
+    favours the smaller: a 7x7 kingdom on a mat lost its last row to a tile-by-tile kingdom of 6x7
+    that was as doubtful for its size, 5 squares in doubt of 39 against the grid's 6 of 49).
+    """
+    kingdom = reading.kingdom
+    doubt = len(kingdom.uncertain())
+    if per_tile:
+        doubt /= max(1, sum(square.terrain is not Terrain.EMPTY for _, square in kingdom.squares()))
+    return (len(kingdom.castles()) == 1, -doubt)
 
 
 def frame_size(extent: tuple[int, int]) -> int:

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from kscore.lab.dataset import LabelledBoard, load_boards
+from kscore.lab.tables import random_table
 from kscore.game.kingdom import Terrain
 from kscore.vision.read.classes import TERRAIN_CLASSES, TERRAIN_INDEX
 from kscore.vision.read.counting import square_summaries
@@ -333,6 +334,49 @@ def _changed_copies(samples: list[Sample], change, copies: int, source: str) -> 
     return out
 
 
+def _table_copies(boards: list[Sample]) -> list[Sample]:
+    """Each board as a kingdom laid smaller than its frame: some border squares show the table, labelled empty.
+
+    The boards' empty squares show one table (Aalborg's), so on other tables an
+    empty square read as forest or lake: a dark table's empty column scored as
+    five lakes. One copy per board, on a random surface (kscore.lab.tables),
+    relit, with the board's brightness measured again as a photo's would be.
+    Seeded, so training stays deterministic.
+    """
+    rng = np.random.default_rng(_SEED)
+    empty = TERRAIN_INDEX[Terrain.EMPTY]
+    out = []
+    for s in boards:
+        n, side = s.size, s.prepared.shape[0]
+        shown = _table_squares(n, rng)
+        grain = rng.uniform(0.5, 2.0)  # the photo's pixels per square vary; the table's texture does not
+        table = cv2.resize(random_table(rng, int(side * grain), int(side * grain)), (side, side),
+                           interpolation=cv2.INTER_AREA)
+        image = s.prepared.copy()
+        for r, c in shown:
+            image[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL] = table[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL]
+        prepared = prepare(augment_light(image, rng), n)
+        terrain_y, crowns_y = s.terrain_y.copy(), s.crowns_y.copy()
+        for r, c in shown:
+            terrain_y[r * n + c], crowns_y[r * n + c] = empty, 0
+        out.append(replace(s, prepared=prepared, terrain_x=terrain_features(prepared, n), terrain_y=terrain_y,
+                           crowns_y=crowns_y, source="table"))
+    return out
+
+
+def _table_squares(n: int, rng: np.random.Generator) -> list[tuple[int, int]]:
+    """Border squares a kingdom laid smaller than its frame leaves empty: a row, a column, both, or corners."""
+    last = n - 1
+    r, c = int(rng.choice([0, last])), int(rng.choice([0, last]))
+    options = [
+        [(r, k) for k in range(n)],
+        [(k, c) for k in range(n)],
+        sorted({(r, k) for k in range(n)} | {(k, c) for k in range(n)}),
+        [(r, c), (last - r, last - c)],
+    ]
+    return options[int(rng.integers(0, len(options)))]
+
+
 #: Views of each board's castle square with a 3D castle standing on it, for terrain.
 _CASTLE_VIEWS = 3
 
@@ -524,7 +568,7 @@ def fit_terrain(samples: list[Sample], folds: int = 3) -> Network:
     boards = [s for s in samples if s.source == "board"]
     return _calibrated_terrain(
         samples + _relit(boards) + _standing_castle_views(boards) + _softened(boards, TERRAIN_SOFTENING)
-        + _glared(boards), folds
+        + _glared(boards) + _table_copies(boards), folds
     )
 
 
