@@ -38,7 +38,7 @@ from kscore.app.pipeline import read_loaded_photo  # noqa: E402
 from kscore.errors import NothingRecognisedError  # noqa: E402
 from kscore.game.kingdom import Square, Terrain  # noqa: E402
 from kscore.lab.dataset import load_boards  # noqa: E402
-from kscore.lab.loose_scenes import SURFACES, _surface  # noqa: E402
+from kscore.lab.loose_scenes import SURFACES, draw_surface  # noqa: E402
 from kscore.lab.measures import kingdom_points, squares_right  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 
@@ -55,7 +55,7 @@ def changed_crop(image: np.ndarray, change: str, surface: str, rng: np.random.Ge
     if change == "blur":
         return cv2.GaussianBlur(image, (0, 0), rng.uniform(1.5, 3.0))
     h, w = image.shape[:2]
-    table = np.clip(_surface(surface, rng, h, w), 0, 255).astype(np.uint8)
+    table = np.clip(draw_surface(surface, rng, h, w), 0, 255).astype(np.uint8)
     out = image.copy()
     py, px = h // 5, w // 5
     for r, c in CHANGES[change]:

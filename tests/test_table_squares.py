@@ -9,7 +9,7 @@ import numpy as np
 
 from kscore.app.pipeline import read_loaded_photo
 from kscore.game.kingdom import Terrain
-from kscore.lab.loose_scenes import _surface
+from kscore.lab.loose_scenes import draw_surface
 from kscore.lab.tables import random_table
 from kscore.lab.train import _table_squares
 from kscore.vision.load import Photo
@@ -23,7 +23,7 @@ def _laid_on(surface: str, seed: int) -> np.ndarray:
     """Board 1 as a 4x4 kingdom cut tight to its 5x5 frame: its last row and column show the table."""
     image = labelled_boards()[0].image.copy()
     h, w = image.shape[:2]
-    table = np.clip(_surface(surface, np.random.default_rng(seed), h, w), 0, 255).astype(np.uint8)
+    table = np.clip(draw_surface(surface, np.random.default_rng(seed), h, w), 0, 255).astype(np.uint8)
     image[:, 4 * w // 5:] = table[:, 4 * w // 5:]
     image[4 * h // 5:] = table[4 * h // 5:]
     return image

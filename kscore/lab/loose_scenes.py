@@ -147,7 +147,7 @@ def _tile_image(squares: list[np.ndarray], rng) -> np.ndarray:
     return img * edge[..., None]
 
 
-def _surface(kind: str, rng, h: int, w: int) -> np.ndarray:
+def draw_surface(kind: str, rng, h: int, w: int) -> np.ndarray:
     """A float32 BGR surface: synth's kinds, plus dotted carpet, speckled stone, patterned carpet and felt."""
     if kind in ("wood", "cloth", "carpet", "table", "mat"):
         return background(kind, rng, h, w)
@@ -233,7 +233,7 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     rows_n, cols_n = max(p[0] for p in cells) - r0 + 1, max(p[1] for p in cells) - c0 + 1
     pitch = rng.uniform(0.6, 0.9) * min(w / (cols_n + 3 + 2 * (strays > 0)), h / (rows_n + 3), 170)
     theta = rng.uniform(-25, 25)
-    img = _surface(surface, rng, h, w).astype(np.float32)
+    img = draw_surface(surface, rng, h, w).astype(np.float32)
     tiles = np.zeros((h, w), np.float32)
     centre = np.array([w / 2 + rng.uniform(-0.1, 0.1) * w, h / 2 + rng.uniform(-0.1, 0.1) * h])
     if strays:
@@ -330,4 +330,4 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     return LooseScene(img, rows, score, strays, surface, size, float(pitch), extent_quads, light, glare)
 
 
-__all__ = ["CASTS", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "make_loose_scene"]
+__all__ = ["CASTS", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "draw_surface", "make_loose_scene"]

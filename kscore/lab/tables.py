@@ -28,7 +28,7 @@ def random_table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     img = np.broadcast_to(base, (h, w, 3)).copy()
     img *= (1 + rng.uniform(0.0, 0.3) * (_smooth_noise(rng, h, w, rng.uniform(0.1, 0.5) * max(h, w)) - 0.5))[..., None]
     if rng.random() < 0.5:
-        img = _streaks(img, rng, base)
+        img = _streaks(img, rng)
     if rng.random() < 0.4:
         img = _dots(img, rng)
     if rng.random() < 0.3:
@@ -45,7 +45,7 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, scale: float) -> np.
     return (noise - noise.min()) / (np.ptp(noise) + 1e-6)
 
 
-def _streaks(img: np.ndarray, rng: np.random.Generator, base: np.ndarray) -> np.ndarray:
+def _streaks(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Wood grain or brushed cloth: stretched noise at any angle, lighter or darker than the base."""
     h, w = img.shape[:2]
     side = int(np.hypot(h, w)) + 2

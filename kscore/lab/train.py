@@ -352,13 +352,12 @@ def _table_copies(boards: list[Sample]) -> list[Sample]:
         grain = rng.uniform(0.5, 2.0)  # the photo's pixels per square vary; the table's texture does not
         table = cv2.resize(random_table(rng, int(side * grain), int(side * grain)), (side, side),
                            interpolation=cv2.INTER_AREA)
-        image = s.prepared.copy()
+        image, terrain_y, crowns_y = s.prepared.copy(), s.terrain_y.copy(), s.crowns_y.copy()
         for r, c in shown:
-            image[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL] = table[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL]
-        prepared = prepare(augment_light(image, rng), n)
-        terrain_y, crowns_y = s.terrain_y.copy(), s.crowns_y.copy()
-        for r, c in shown:
+            cell = (slice(r * CELL, (r + 1) * CELL), slice(c * CELL, (c + 1) * CELL))
+            image[cell] = table[cell]
             terrain_y[r * n + c], crowns_y[r * n + c] = empty, 0
+        prepared = prepare(augment_light(image, rng), n)
         out.append(replace(s, prepared=prepared, terrain_x=terrain_features(prepared, n), terrain_y=terrain_y,
                            crowns_y=crowns_y, source="table"))
     return out

@@ -833,7 +833,8 @@ def _tiles_along_border(image: np.ndarray) -> bool:
     (a 4x4 kingdom in the top-left of its 5x5 frame) shows the table along
     two sides: its border strip taken whole is half table.
     """
-    return _tile_colours(_border_strip(image)) or sum(_tile_colours(side) for side in _border_sides(image)) >= 2
+    sides = _border_sides(image)
+    return _tile_colours(np.concatenate(sides, axis=1)) or sum(_tile_colours(side) for side in sides) >= 2
 
 
 def _tile_colours(image: np.ndarray, mask: np.ndarray | None = None) -> bool:
