@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from typer._click.exceptions import ClickException  # typer 0.28 vendors click
 from rich.console import Console
 
 from kscore.app.inputs import (
@@ -119,7 +120,7 @@ def _once(files: list[Path]) -> list[Path]:
 
 class PlainHelp(typer.core.TyperCommand):
     """Help as a person reads it: `Usage: kscore [OPTIONS] FILE...`, no `<bool>` beside -h and no
-    `<list[Path]>` beside FILE (Typer prints its Python types there)."""
+    `{FILE}` or `<path>` beside FILE (Typer 0.28 prints its braces and Python types there)."""
 
     def get_help_option(self, ctx):
         option = super().get_help_option(ctx)
@@ -133,8 +134,9 @@ class PlainHelp(typer.core.TyperCommand):
             if isinstance(param, typer.core.TyperArgument) and param.metavar:
                 shown = param.metavar + ("..." if param.nargs != 1 else "")
                 shown = shown if param.required else f"[{shown}]"
-                param.display_type_rich = lambda ctx: None
-                param._usage_display_name = lambda shown=shown: shown
+                # Typer 0.28 asks the argument for its usage name and its type for the type column.
+                param.make_metavar = lambda ctx, usage=False, shown=shown, name=param.metavar: shown if usage else name
+                param.type.get_metavar = lambda param, ctx: ""
         return params
 
 
@@ -322,22 +324,12 @@ def _say_interrupted() -> None:
     print("kscore: interrupted", file=sys.stderr)
 
 
-def _usage_error_type() -> type[Exception]:
-    """click's UsageError/BadParameter base: typer >= 0.2x vendors click as typer._click."""
-    try:
-        from typer._click.exceptions import ClickException
-    except ImportError:
-        from click.exceptions import ClickException
-    return ClickException
-
-
 def main(argv: Optional[list[str]] = None) -> None:
     """Console-script entry point: dispatch to a subcommand or the score command."""
     args = list(sys.argv[1:] if argv is None else argv)
     if "" in args:  # Path("") is ".": `kscore "$PHOTO"` with PHOTO unset would score the current folder
         print("kscore: an empty argument (an unset variable in a script?): name a file", file=sys.stderr)
         sys.exit(2)
-    usage_error = _usage_error_type()
     try:
         if args and args[0] in SUBCOMMANDS:
             name = f"kscore {args[0]}"
@@ -348,7 +340,7 @@ def main(argv: Optional[list[str]] = None) -> None:
         if code == INTERRUPTED:  # typer also turns a Ctrl-C while parsing into this code
             _say_interrupted()
         sys.exit(code if isinstance(code, int) else 0)  # typer.Exit(code) is returned when not standalone
-    except usage_error as error:  # click would draw a framed box over several lines
+    except ClickException as error:  # click would draw a framed box over several lines
         message = error.format_message().rstrip(".")
         print(f"kscore: {message[:1].lower() + message[1:]}; {name} --help lists what it takes", file=sys.stderr)
         sys.exit(2)
