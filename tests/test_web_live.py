@@ -188,3 +188,19 @@ def test_unsure_squares_are_framed_until_the_player_sets_them(server, browser):
     page.wait_for_function("document.querySelectorAll('.cell.unsure').length === 0")
     page.wait_for_function("document.getElementById('status').className === ''")  # the server has answered
     assert "F0?" not in (server.folder / "game.kingdom").read_text()
+
+
+def test_a_kingdom_laid_smaller_than_its_frame_says_its_extent(server, browser):
+    typed = "[Cleo]\nW1 W0 F0 F1 L0\nG0 G2 C  L0 L1\nG0 S0 S1 L0 L0\nM2 S0 W0 W0 L0\n.  .  .  .  .\n"
+    answer = httpx.post(server.url + "/api/score", content=typed, headers={"content-type": "text/plain"})
+    assert answer.status_code == 200 and answer.json()["kingdoms"][0]["extent"] == [4, 5]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.url + "/")
+    page.wait_for_selector(".kingdom")
+    assert page.locator(".kingdom .extent").inner_text() == (
+        "Laid 4x5 in a 5x5 grid (rows x columns); the rest is table.")
+    whole = "[Cleo]\nW1 W0 F0 F1 L0\nG0 G2 C  L0 L1\nG0 S0 S1 L0 L0\nM2 S0 W0 W0 L0\nM0 W1 W0 F0 L0\n"
+    httpx.post(server.url + "/api/score", content=whole, headers={"content-type": "text/plain"})
+    page.reload()
+    page.wait_for_selector(".kingdom")
+    assert page.locator(".kingdom .extent").count() == 0  # a full grid needs no word about it

@@ -262,6 +262,13 @@ function kingdomCard(k, index) {
     }
   }
   card.appendChild(board);
+  const [rows, cols] = k.extent;
+  if (rows < k.size || cols < k.size) { // laid smaller than its frame: say so, or a player suspects a misread
+    const extent = document.createElement("p");
+    extent.className = "extent";
+    extent.textContent = `Laid ${rows}x${cols} in a ${k.size}x${k.size} grid (rows x columns); the rest is table.`;
+    card.appendChild(extent);
+  }
   if (unsure.size) {
     const note = document.createElement("p");
     note.className = "legend";
