@@ -17,7 +17,7 @@ squares from other, random surfaces (kscore.lab.tables): these are unseen. The b
 training data: this measures finding the frame and telling table from tile,
 not terrain reading.
 
-    python benchmarks/eval_crops_empty.py [--seed 1] [--every 1]
+    python benchmarks/eval_crops_empty.py [--seed 1] [--every 1] [--list] [--save DIR]
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--every", type=int, default=1, help="use every Nth board")
     ap.add_argument("--list", action="store_true", help="one line per crop not exact")
+    ap.add_argument("--save", type=Path, help="write the crops not found or not exact here, as PNG")
     args = ap.parse_args()
     if not args.data.is_dir():
         sys.exit(f"no {args.data}: this benchmark needs the labelled boards")
@@ -92,6 +93,9 @@ def main() -> None:
         except NothingRecognisedError:
             found = ()
         seconds.append(time.perf_counter() - start)
+        if args.save and (not found or kingdom_points(found[0].kingdom) != kingdom_points(truth)):
+            args.save.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(args.save / f"{board.board_id}_{change}_{surface}.png"), image)
         if not found or found[0].kingdom.size != 5:
             if args.list:
                 print(f"  board {board.board_id} ({change}, {surface}): not found")

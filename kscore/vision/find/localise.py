@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from kscore.vision.geometry import Quad, photo_order, quad_area, side_length, side_lengths
-from kscore.vision.find.lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, fit_seam_homography, lattice_evidence, refine_lattice, seam_energy, seam_samples, shifted
+from kscore.vision.find.lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, fit_seam_homography, lattice_evidence, refine_lattice, seam_energy, seam_samples, seam_segments, shifted
 from kscore.vision.load import Photo
 
 WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
@@ -75,6 +75,8 @@ JOINED_ASPECT = 1.4
 #: when the other grid size shows TIGHT_MARGIN fewer seams over the whole frame (the 54 labelled boards:
 #: 0.30 fewer and more; board 1 cut a quarter of a square inside its grid on two sides: 0.10).
 TIGHT_MARGIN = 0.2
+#: How near (in squares) a kingdom's outline must end to a frame-wide lattice line to end on it (see _frame_around_cut_kingdom).
+ON_LINE = 0.2
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ class FoundBoard:
     missing: str = ""
     seams: float = 0.0  # share of inner tile edges showing a seam
     contrast: float = 0.0  # edge strength on the seams / inside the squares
+    cut: tuple[str, ...] = ()  # the photo's edges a partial board runs off: "left", "right", "top", "bottom"
 
 
 @dataclass(frozen=True)
@@ -546,6 +549,9 @@ def localise(photo: Photo, frame_first: bool = True) -> Localisation:
         return Localisation((frame,), "")
     fg = foreground(work)  # at full working resolution: at half, corners got worse (synthetic 95% -> 89%)
     boards, tried, long_blobs = _blob_boards(work, fg, edges, to_original)
+    around = _frame_around_cut_kingdom(work, edges, boards, to_original) if frame is None else None
+    if around is not None:
+        return Localisation((around,), "")
     if frame is not None and frame.seams >= max((b.seams for b in boards), default=0.0):
         # Parts of a board cut to its grid may pass for kingdoms; those show
         # fewer seams than the whole (a real kingdom on a lined mat shows more).
@@ -586,8 +592,61 @@ def _whole_frame(work, edges, to_original: float) -> FoundBoard | None:
     fit = fit_lattice(work, _frame_quad(work))
     if fit.seams < FULL_FRAME_SEAMS:
         return None
+    return _frame_board(work, edges, fit, to_original)
+
+
+def _frame_board(work, edges, fit, to_original: float) -> FoundBoard:
+    """The whole photo read as one kingdom's frame of fit.size squares a side."""
     corners = refine_lattice(edges, _frame_quad(work), fit.size, reach=0.15)
     return FoundBoard(corners * to_original, fit.size, False, "", fit.seams, fit.contrast)
+
+
+def _frame_around_cut_kingdom(work, edges, boards: list[FoundBoard], to_original: float) -> FoundBoard | None:
+    """The whole photo as the frame of a kingdom that only seemed cut by its edges, else None.
+
+    A tight crop of a finished kingdom laid smaller than its frame (a 4x4
+    block in the top-left of its 5x5 frame, or two corners empty) shows its
+    tiles running into two edges of the photo and the table elsewhere, so the
+    colours call it cut and the table squares' missing seams keep it under
+    FULL_FRAME_SEAMS. The box's geometry says otherwise: the photo is as wide
+    as high, a lattice of 5 (or 7) squares across it shows TIGHT_MARGIN more
+    seams than the other size, and the tiles' outline ends on that lattice's
+    lines on the sides where it is not cut. A kingdom really cut by the photo
+    shows no seams on a frame-wide lattice (its own pitch differs) and ends on
+    such a lattice's lines only by chance, on every free side at once.
+    """
+    cut = [b for b in boards if b.partial]
+    h, w = work.shape[:2]
+    if len(cut) != 1 or len(boards) != 1 or not 0.9 < w / h < 1.11:
+        return None
+    fit = fit_lattice(work, _frame_quad(work))
+    if fit.seams < MIN_SEAMS or lattice_evidence(work, _frame_quad(work), 12 - fit.size).seams > fit.seams - TIGHT_MARGIN:
+        return None
+    outline = cut[0].corners / to_original
+    ends = {"left": outline[:, 0].min() / w, "right": outline[:, 0].max() / w,
+            "top": outline[:, 1].min() / h, "bottom": outline[:, 1].max() / h}  # as shares of the photo
+    for side, end in ends.items():
+        squares = end * fit.size
+        if side not in cut[0].cut and abs(squares - round(squares)) > ON_LINE:
+            return None
+    rows = range(round(ends["top"] * fit.size), round(ends["bottom"] * fit.size))
+    cols = range(round(ends["left"] * fit.size), round(ends["right"] * fit.size))
+    if _seams_among(work, fit.size, rows, cols) < FULL_FRAME_SEAMS:
+        return None
+    return _frame_board(work, edges, fit, to_original)
+
+
+def _seams_among(work, size: int, rows: range, cols: range) -> float:
+    """Share of the inner edges between two squares of rows x cols (of the frame's size x size grid) showing a seam.
+
+    The tiles of a kingdom cut tight to its frame show their seams on the
+    frame's lattice as clearly as a whole board does; those of a kingdom
+    really cut by the photo, on a lattice a fraction of a square off, do not.
+    """
+    present = seam_segments(work, _frame_quad(work), size)[0]
+    shown = [present[0, k - 1, j] for k in cols[1:] for j in rows]  # vertical line x = k, beside row j
+    shown += [present[1, k - 1, j] for k in rows[1:] for j in cols]  # horizontal line y = k, above column j
+    return float(np.mean(shown)) if shown else 0.0
 
 
 def _frame_quad(work) -> Quad:
@@ -675,9 +734,9 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         # on its seams says whether the board runs past it.
         return _cut_board(work, blob, outline, fit, past, to_original)
     # Past an edge by over a third of a square: the grid runs off the photo.
-    missing = _cut_text(_sides_past(best, w, h, np.sqrt(quad_area(best)) / best_fit.size / 3))
-    return FoundBoard(photo_order(best)[0] * to_original, best_fit.size, bool(missing), missing, best_fit.seams,
-                      best_fit.contrast)
+    off = _sides_past(best, w, h, np.sqrt(quad_area(best)) / best_fit.size / 3)
+    return FoundBoard(photo_order(best)[0] * to_original, best_fit.size, bool(off), _cut_text(off), best_fit.seams,
+                      best_fit.contrast, tuple(off))
 
 
 def _cut_board(work, blob: np.ndarray, outline: Quad, fit, sides: list[str], to_original: float) -> FoundBoard | None:
@@ -691,7 +750,8 @@ def _cut_board(work, blob: np.ndarray, outline: Quad, fit, sides: list[str], to_
     if fit.seams < MIN_PARTIAL_SEAMS or not _tile_colours(work[box], blob[box]) or not _textured(work[box], blob[box]):
         return None
     # Reported by its visible outline: the lattice completed past the photo's edge is a guess.
-    return FoundBoard(photo_order(outline)[0] * to_original, fit.size, True, _cut_text(sides), fit.seams, fit.contrast)
+    return FoundBoard(photo_order(outline)[0] * to_original, fit.size, True, _cut_text(sides), fit.seams, fit.contrast,
+                      tuple(sides))
 
 
 def _polish(work, edges, quad: Quad, size: int, rescue: bool = True):
