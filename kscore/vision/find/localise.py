@@ -139,14 +139,15 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.
     border = np.zeros((h, w), bool)
     border[:s], border[-s:], border[:, :s], border[:, -s:] = True, True, True, True
     table = border & ~skip if (border & ~skip).any() else border
-    q = (lab.astype(np.int32) * bins) // 256
-    fg = 1.0 - _border_likeness((q[..., 0] * bins + q[..., 1]) * bins + q[..., 2], s, (bins,) * 3, skip)
+    # Channels split before the arithmetic: on interleaved views it took 4x as long.
+    ql, qa, qb = cv2.split((lab.astype(np.uint16) * bins) >> 8)
+    fg = 1.0 - _border_likeness((ql * bins + qa) * bins + qb, s, (bins,) * 3, skip)
     # chromaticity (intensity-free) likeness for the shadow test
-    f = blurred.astype(np.float32) + 1.0
-    total = f.sum(axis=2)
+    b, g, r = cv2.split(blurred.astype(np.float32) + 1.0)
+    total = b + g + r
     cb = 32
-    chroma = (np.minimum(f[..., 2] / total * 3 * cb / 2, cb - 1)).astype(np.int32) * cb + np.minimum(
-        f[..., 1] / total * 3 * cb / 2, cb - 1
+    chroma = np.minimum(r / total * 3 * cb / 2, cb - 1).astype(np.int32) * cb + np.minimum(
+        g / total * 3 * cb / 2, cb - 1
     ).astype(np.int32)
     chroma_like = _border_likeness(chroma, s, (cb, cb), skip)
     texture2 = _ramp_free_variance(std, mean)
@@ -367,12 +368,7 @@ def _fit_sides(points: np.ndarray, quad: Quad) -> Quad:
     rng = np.random.default_rng(0)
     side_len = side_length(quad)
     tol = max(1.5, 0.01 * side_len)
-    # densify the outline so long straight runs have many points
-    dense = []
-    for a, b in zip(points, np.roll(points, -1, axis=0)):
-        n = max(1, int(np.linalg.norm(b - a) / 2))
-        dense.append(a + (b - a) * np.arange(n)[:, None] / n)
-    pts = np.vstack(dense)
+    pts = _densified(points)
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -386,16 +382,7 @@ def _fit_sides(points: np.ndarray, quad: Quad) -> Quad:
         if len(near) < 10:
             lines.append(np.array([a, b]))
             continue
-        best, best_inliers = None, -1
-        for _ in range(60):
-            p, q = near[rng.choice(len(near), 2, replace=False)]
-            if np.linalg.norm(q - p) < 0.2 * length:
-                continue
-            v = (q - p) / np.linalg.norm(q - p)
-            dist = np.abs((near - p) @ np.array([-v[1], v[0]]))
-            inliers = int((dist < tol).sum())
-            if inliers > best_inliers:
-                best, best_inliers = (p, v), inliers
+        best = _most_inliers(near, rng, 0.2 * length, tol)
         if best is None:
             lines.append(np.array([a, b]))
             continue
@@ -413,6 +400,37 @@ def _fit_sides(points: np.ndarray, quad: Quad) -> Quad:
     if np.max(np.linalg.norm(out - quad, axis=1)) > 0.25 * side_len:
         return quad  # the refit ran away: keep the rough quad
     return out
+
+
+def _densified(points: np.ndarray, step: float = 2.0) -> np.ndarray:
+    """The closed outline with a point every `step` pixels, so long straight runs have many.
+
+    >>> _densified(np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 2.0]])).tolist()
+    [[0.0, 0.0], [2.0, 0.0], [4.0, 0.0], [4.0, 2.0], [2.0, 1.0]]
+    """
+    ends = np.roll(points, -1, axis=0)
+    counts = np.maximum(1, (np.linalg.norm(ends - points, axis=1) / step).astype(int))
+    start = np.repeat(np.arange(len(points)), counts)
+    k = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)  # 0..n-1 along each piece
+    return points[start] + (ends - points)[start] * k[:, None] / np.repeat(counts, counts)[:, None]
+
+
+def _most_inliers(near: np.ndarray, rng: np.random.Generator, shortest: float, tol: float, tries: int = 60):
+    """RANSAC: of `tries` lines through two random points at least `shortest` apart, the one with
+    most points within `tol`, as (point, unit direction); None when no pair was far enough apart.
+    The first such line wins a tie."""
+    pairs = np.array([rng.choice(len(near), 2, replace=False) for _ in range(tries)])
+    p, q = near[pairs[:, 0]], near[pairs[:, 1]]
+    span = np.linalg.norm(q - p, axis=1)
+    usable = span >= shortest
+    if not usable.any():
+        return None
+    v = (q - p) / np.maximum(span, 1e-12)[:, None]
+    normal = np.stack([-v[:, 1], v[:, 0]], axis=1)
+    dist = np.abs(np.einsum("tmk,tk->tm", near[None] - p[:, None], normal))
+    inliers = np.where(usable, (dist < tol).sum(axis=1), -1)
+    best = int(np.argmax(inliers))
+    return p[best], v[best]
 
 
 # ----------------------------------------------------------------- stage 3
