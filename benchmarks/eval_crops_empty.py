@@ -38,6 +38,7 @@ from kscore.app.pipeline import read_loaded_photo  # noqa: E402
 from kscore.errors import NothingRecognisedError  # noqa: E402
 from kscore.game.kingdom import Square, Terrain  # noqa: E402
 from kscore.lab.dataset import load_boards  # noqa: E402
+from kscore.lab.evaluate_squares import MarkTally  # noqa: E402
 from kscore.lab.loose_scenes import SURFACES, draw_surface  # noqa: E402
 from kscore.lab.measures import kingdom_points, squares_right  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
@@ -76,6 +77,7 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     tally: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     seconds = []
+    marks = MarkTally()  # squares of the found crops, at their best turn
     for board in load_boards(args.data)[::args.every]:
         change = list(CHANGES)[int(rng.integers(0, len(CHANGES)))]
         surface = SURFACES[int(rng.integers(0, len(SURFACES)))]
@@ -104,7 +106,9 @@ def main() -> None:
         turns = [kingdom]
         for _ in range(3):
             turns.append(turns[-1].rotated())
-        right = max(squares_right(truth, k) for k in turns)
+        right, best = max((squares_right(truth, k), i) for i, k in enumerate(turns))
+        for p in truth.positions():
+            marks.add(truth[p], turns[best][p])
         exact = kingdom_points(kingdom) == kingdom_points(truth)
         for counter in (t, kind):
             counter["found"] += 1
@@ -126,6 +130,7 @@ def main() -> None:
     print(f"all: found {total['found']}/{n} = {total['found'] / n:.1%}, squares right {total['squares']}/{25 * n}"
           f" = {total['squares'] / (25 * n):.1%}, exact {total['exact']}/{n} = {total['exact'] / n:.1%},"
           f" wrong with '?' {total['wrong_marked']}/{total['wrong']}")
+    print(f"found crops' {marks.line()}")
     print(f"time per crop: median {np.median(seconds):.3f} s, max {max(seconds):.3f} s")
 
 

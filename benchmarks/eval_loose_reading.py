@@ -40,6 +40,7 @@ from kscore.app.pipeline import frame_size  # noqa: E402
 from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.game.tileset import TILESETS  # noqa: E402
 from kscore.lab.dataset import load_boards  # noqa: E402
+from kscore.lab.evaluate_squares import MarkTally  # noqa: E402
 from kscore.lab.loose_scenes import SquareBank, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.read.cells import read_cells  # noqa: E402
@@ -114,6 +115,7 @@ def main(argv=None) -> int:
     total = Tally()
     slices: dict = collections.defaultdict(Tally)
     raw_terrain = extent_right = extent_squares = flagged = wrong = 0
+    marks = MarkTally()  # over the extent's squares, empty ones too
     times = []
     for s in range(args.scenes):
         scene = make_loose_scene(bank, rng)
@@ -127,6 +129,7 @@ def main(argv=None) -> int:
         for r, row in enumerate(scene.rows):
             for c, sq in enumerate(row):
                 read = got[(r, c)]
+                marks.add(sq, read)
                 extent_squares += 1
                 extent_right += (read.terrain, read.crowns) == (sq.terrain, sq.crowns)
                 if sq.terrain is Terrain.EMPTY:
@@ -162,6 +165,7 @@ def main(argv=None) -> int:
           f" = {extent_right / extent_squares:.1%}")
     print(f"exact scores:        {total.exact}/{n} = {total.exact / n:.1%}")
     print(f"wrong scores with a '?' square: {flagged}/{wrong}")
+    print(f"extent {marks.line()}")
     print(f"reading time per scene: median {np.median(times) * 1000:.0f} ms")
     print(f"{'':<18}{'scenes':>6} {'tiles':>6} {'terrain':>8} {'crowns':>8} {'both':>8} exact")
     for key in sorted(slices):

@@ -57,6 +57,10 @@ def test_train_on_two_boards_is_deterministic_and_reads_them(tmp_path):
             assert np.array_equal(a[key], b[key]), key
     models = load_models(first)
     assert models.info["board_samples"] == 4  # each board as labelled and re-cut at its found grid
+    # The doubt bars are chosen out of fold and never mark more than their share of right squares.
+    for which, held in models.info["doubt_out_of_fold"].items():
+        assert held["right"] > 0 and held["right_marked"] <= 0.04 + 1e-9, which
+    assert set(models.info["doubt"]) == {"terrain_below", "crowns_below"}
     # Trained on these two boards, it must at least read one of them back.
     image = cv2.imread(str(BOARDS / "boards" / "12.jpg"))
     labels = json.loads((BOARDS / "labels.json").read_text())["boards"]["12"]

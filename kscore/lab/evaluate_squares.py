@@ -21,9 +21,10 @@ import cv2
 import numpy as np
 
 from kscore.lab.dataset import LabelledBoard, load_boards
-from kscore.game.kingdom import Kingdom
+from kscore.game.kingdom import Kingdom, Square
 from kscore.game.tileset import KINGDOMINO, TileSet
 from kscore.vision.read.classes import TERRAIN_CLASSES, TERRAIN_INDEX
+from kscore.vision.read.doubt import Doubt
 from kscore.vision.read.model import Models, load_models
 from kscore.vision.read.reader import decode_probabilities, square_probabilities
 from kscore.lab.measures import kingdom_points, squares_right
@@ -55,6 +56,28 @@ class BoardResult:
 
 
 @dataclass
+class MarkTally:
+    """How the `?` marks fall: on wrong squares (wanted) and on right ones (the player's wasted checks)."""
+
+    wrong: int = 0
+    wrong_marked: int = 0
+    right: int = 0
+    right_marked: int = 0
+
+    def add(self, truth: Square, read: Square) -> None:
+        if (truth.terrain, truth.crowns) == (read.terrain, read.crowns):
+            self.right += 1
+            self.right_marked += read.uncertain
+        else:
+            self.wrong += 1
+            self.wrong_marked += read.uncertain
+
+    def line(self) -> str:
+        return (f"squares marked '?': wrong {self.wrong_marked}/{self.wrong} = {self.wrong_marked / max(self.wrong, 1):.1%},"
+                f" right {self.right_marked}/{self.right} = {self.right_marked / max(self.right, 1):.1%}")
+
+
+@dataclass
 class EvalReport:
     folder: str
     mode: str  # "shipped models" or "grouped CV, k folds"
@@ -77,6 +100,12 @@ class EvalReport:
     def square_accuracy(self) -> float:
         sq = self._squares()
         return sum(t.terrain == r.terrain and t.crowns == r.crowns for t, r in sq) / len(sq)
+
+    def marks(self) -> MarkTally:
+        tally = MarkTally()
+        for t, r in self._squares():
+            tally.add(t, r)
+        return tally
 
     def confusion(self) -> np.ndarray:
         m = np.zeros((len(TERRAIN_CLASSES), len(TERRAIN_CLASSES)), int)
@@ -106,6 +135,7 @@ class EvalReport:
             f"wrong score, no square marked unsure: {len(unflagged)}"
             + (f" ({', '.join(r.board_id for r in unflagged)})" if unflagged else ""),
             f"boards with a square marked unsure: {sum(r.flagged for r in self.results)}",
+            self.marks().line(),
             f"read time per board: median {np.median(times):.1f} ms; slowest board {slowest.board_id} "
             f"{slowest.seconds * 1000:.1f} ms",
             "",
@@ -132,7 +162,7 @@ class EvalReport:
 def _read(board: LabelledBoard, image: np.ndarray, models: Models, tileset: TileSet | None) -> BoardResult:
     start = time.perf_counter()
     terrain_probs, crown_probs = square_probabilities(image, board.kingdom.size, models)
-    kingdom, changes = decode_probabilities(terrain_probs, crown_probs, tileset, board.board_id)
+    kingdom, changes = decode_probabilities(terrain_probs, crown_probs, tileset, board.board_id, Doubt.from_info(models.info))
     return BoardResult(board.board_id, board.kingdom, kingdom, time.perf_counter() - start, changes)
 
 

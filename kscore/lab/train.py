@@ -25,9 +25,10 @@ import numpy as np
 from kscore.lab.dataset import LabelledBoard, load_boards
 from kscore.lab.tables import random_table
 from kscore.game.kingdom import Terrain
-from kscore.vision.read.classes import TERRAIN_CLASSES, TERRAIN_INDEX
+from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES, TERRAIN_INDEX
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import TEMPLATE_SHAPE, Candidates, crown_probability, find_candidates, search_channel, square_of
+from kscore.vision.read.doubt import Doubt, choose_bar
 from kscore.vision.read.features import CELL, prepare, terrain_features
 from kscore.vision.read.model import Models, Network, shipped_file
 
@@ -538,11 +539,13 @@ def _temperature(logits: np.ndarray, y: np.ndarray) -> float:
     return best_t
 
 
-def _calibrated_terrain(samples: list[Sample], folds: int) -> Network:
+def _calibrated_terrain(samples: list[Sample], folds: int) -> tuple[Network, np.ndarray, np.ndarray]:
     """Terrain MLP on all samples, its last layer divided by a temperature fitted out of fold.
 
     An MLP's probabilities run overconfident; the decoder weighs squares by
     them, so they are tempered to match held-out kingdoms (and photos).
+    Also returned: the out-of-fold tempered top probability of every square and
+    whether its reading was right (for the doubt bar).
     """
     x = np.vstack([s.terrain_x for s in samples])
     y = np.concatenate([s.terrain_y for s in samples])
@@ -558,24 +561,33 @@ def _calibrated_terrain(samples: list[Sample], folds: int) -> Network:
         logits.append(full)
         truth.append(y[held_rows])
     net = _fit_network(x, y, hidden=_TERRAIN_HIDDEN)
-    t = _temperature(np.vstack(logits), np.concatenate(truth)) if logits else 1.0
-    return net.tempered(t)
+    if not logits:
+        return net, np.zeros(0), np.zeros(0, bool)
+    held, truth_y = np.vstack(logits), np.concatenate(truth)
+    t = _temperature(held, truth_y)
+    z = held / t
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    return net.tempered(t), p.max(axis=1), p.argmax(axis=1) == truth_y
+
+
+def _terrain_samples(samples: list[Sample]) -> list[Sample]:
+    """The samples plus the boards' relit, standing-castle, softened, glare and table copies."""
+    boards = [s for s in samples if s.source == "board"]
+    return (samples + _relit(boards) + _standing_castle_views(boards) + _softened(boards, TERRAIN_SOFTENING)
+            + _glared(boards) + _table_copies(boards))
 
 
 def fit_terrain(samples: list[Sample], folds: int = 3) -> Network:
-    """The terrain model alone: the samples plus the boards' relit, standing-castle, softened and glare copies."""
-    boards = [s for s in samples if s.source == "board"]
-    return _calibrated_terrain(
-        samples + _relit(boards) + _standing_castle_views(boards) + _softened(boards, TERRAIN_SOFTENING)
-        + _glared(boards) + _table_copies(boards), folds
-    )
+    """The terrain model alone (see _terrain_samples)."""
+    return _calibrated_terrain(_terrain_samples(samples), folds)[0]
 
 
 def fit_models(samples: list[Sample], folds: int = 3) -> Models:
     """Fit every model on the given samples (boards and/or phone squares)."""
     all_samples = samples
     boards = [s for s in samples if s.source == "board"]
-    terrain = fit_terrain(samples, folds)
+    terrain, terrain_top, terrain_right = _calibrated_terrain(_terrain_samples(samples), folds)
 
     # Crowns learn from the boards only: the phone crops show their neighbours'
     # crowns at the edges, and under grouped CV adding them made boards'
@@ -604,7 +616,7 @@ def fit_models(samples: list[Sample], folds: int = 3) -> Models:
 
     # Count model on out-of-fold candidate probabilities (grouped by kingdom).
     fold_of = _fold_of(samples, folds)
-    summaries, counts = [], []
+    summaries, counts, terrains = [], [], []
     for f in range(folds):
         train_idx = [i for i in range(len(samples)) if fold_of[i] != f]
         held = [i for i in range(len(samples)) if fold_of[i] == f]
@@ -616,20 +628,45 @@ def fit_models(samples: list[Sample], folds: int = 3) -> Models:
             keep = s.terrain_y != TERRAIN_INDEX[Terrain.CASTLE]
             summaries.append(square_summaries(cands[i], crown_probability(net, cands[i]), s.size)[keep])
             counts.append(s.crowns_y[keep])
+            terrains.append(s.terrain_y[keep])
     if not summaries:  # a single kingdom: nothing to hold out, so in-sample it is
         for c, s in zip(cands, samples):
             keep = s.terrain_y != TERRAIN_INDEX[Terrain.CASTLE]
             summaries.append(square_summaries(c, crown_probability(candidate, c), s.size)[keep])
             counts.append(s.crowns_y[keep])
+            terrains.append(s.terrain_y[keep])
     count = _fit_network(np.vstack(summaries), np.concatenate(counts))
+    # The summaries came from candidate models that never saw their kingdom; the
+    # count model is a small logistic regression, so its probabilities on them
+    # are near out-of-fold too.
+    # Only squares that can carry crowns count for the bar (as in mark_doubts): empty ones are easy and many.
+    crowned = np.concatenate(terrains) != TERRAIN_INDEX[Terrain.EMPTY]
+    crown_p = count.predict_full(np.vstack(summaries)[crowned], len(CROWN_CLASSES))
+    crowns_y = np.concatenate(counts)[crowned]
+    doubt = Doubt(choose_bar(terrain_top, terrain_right), choose_bar(crown_p.max(axis=1), crown_p.argmax(axis=1) == crowns_y))
     info = {
         "board_samples": sum(s.source == "board" for s in all_samples),  # two per labelled board (board_samples)
         "phone_squares": sum(s.source == "phone" for s in all_samples),
         "count_classes": sorted(int(c) for c in np.unique(np.concatenate(counts))),
         "terrain_classes": [int(c) for c in terrain.classes],
         "terrain_temperature": terrain.temperature,
+        "doubt": doubt.to_info(),
+        "doubt_out_of_fold": _doubt_tradeoff(doubt, terrain_top, terrain_right, crown_p, crowns_y),
     }
     return Models(terrain, template, candidate, count, info)
+
+
+def _doubt_tradeoff(doubt: Doubt, terrain_top, terrain_right, crown_p, crowns_y) -> dict:
+    """Out of fold, per classifier: the share of wrong squares the bar marks and of right squares it marks."""
+    crown_top, crown_right = crown_p.max(axis=1), crown_p.argmax(axis=1) == crowns_y
+
+    def shares(top, right, bar):
+        marked = top < bar
+        return {"wrong": int((~right).sum()), "wrong_marked": round(float(marked[~right].mean()), 4) if (~right).any() else 0.0,
+                "right": int(right.sum()), "right_marked": round(float(marked[right].mean()), 4) if right.any() else 0.0}
+
+    return {"terrain": shares(terrain_top, terrain_right, doubt.terrain_below),
+            "crowns": shares(crown_top, crown_right, doubt.crowns_below)}
 
 
 @contextmanager

@@ -22,6 +22,7 @@ from kscore.game.tileset import TileSet
 from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import crown_probability, find_candidates
+from kscore.vision.read.doubt import Doubt
 from kscore.vision.read.features import SQUARE_PX, prepare, terrain_features
 from kscore.vision.read.model import Models
 from kscore.vision.read.reader import BoardReading, decode_probabilities, default_models
@@ -98,8 +99,9 @@ def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile
                 terrain[r, c, _EMPTY] *= NOT_EMPTY
                 terrain[r, c] /= terrain[r, c].sum()
     one_castle(terrain)
-    kingdom, changes = decode_probabilities(terrain, crowns, tileset, name)
-    return BoardReading(kingdom, terrain, crowns, changes)
+    doubt = Doubt.from_info(models.info)
+    kingdom, changes = decode_probabilities(terrain, crowns, tileset, name, doubt)
+    return BoardReading(kingdom, terrain, crowns, changes, doubt)
 
 
 __all__ = ["cut_cells", "cell_probabilities", "read_cells"]

@@ -19,6 +19,7 @@ from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import crown_probability, find_candidates
 from kscore.vision.read.decoder import decode
+from kscore.vision.read.doubt import Doubt, mark_doubts
 from kscore.vision.read.features import prepare, terrain_features
 from kscore.vision.read.model import Models, load_models
 
@@ -29,6 +30,7 @@ class BoardReading:
     terrain_probs: np.ndarray  # (size, size, 8), axis order TERRAIN_CLASSES
     crown_probs: np.ndarray  # (size, size, 4), P(0..3 crowns)
     changes: list[str] = field(default_factory=list)  # what the decoder changed, and why
+    doubt: Doubt | None = None  # the models' bars for marking `?` (kept for re-reading)
 
 
 @lru_cache(maxsize=1)
@@ -47,10 +49,14 @@ def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tu
     return terrain.reshape(size, size, -1), crowns.reshape(size, size, -1)
 
 
-def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, tileset: TileSet | None, name: str = "") -> tuple[Kingdom, list[str]]:
-    """The tile-set decoder's reading (tile set None: its plain per-square reading)."""
+def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, tileset: TileSet | None, name: str = "",
+                         doubt: Doubt | None = None) -> tuple[Kingdom, list[str]]:
+    """The tile-set decoder's reading (tile set None: its plain per-square reading).
+
+    `?` where the decoder doubts, and where a classifier's top probability is under its bar in `doubt`.
+    """
     decoding = decode(terrain_probs, crown_probs, tileset, name)
-    return decoding.kingdom, list(decoding.changes)
+    return mark_doubts(decoding.kingdom, terrain_probs, crown_probs, doubt), list(decoding.changes)
 
 
 def read_board(
@@ -63,8 +69,9 @@ def read_board(
     """Read a rectified board. tileset None = no tile-set decoding (--no-tileset)."""
     models = models if models is not None else default_models()
     terrain_probs, crown_probs = square_probabilities(image_bgr, size, models)
-    kingdom, changes = decode_probabilities(terrain_probs, crown_probs, tileset, name)
-    return BoardReading(kingdom, terrain_probs, crown_probs, changes)
+    doubt = Doubt.from_info(models.info)
+    kingdom, changes = decode_probabilities(terrain_probs, crown_probs, tileset, name, doubt)
+    return BoardReading(kingdom, terrain_probs, crown_probs, changes, doubt)
 
 
 def read_with_unseen(reading: BoardReading, unseen: dict[Position, float], tileset: TileSet | None,
@@ -81,14 +88,14 @@ def read_with_unseen(reading: BoardReading, unseen: dict[Position, float], tiles
     for (r, c), share in unseen.items():
         terrain[r, c] = (1 - share) * terrain[r, c] + share * terrain_prior
         crowns[r, c] = (1 - share) * crowns[r, c] + share * crown_prior
-    kingdom, changes = decode_probabilities(terrain, crowns, tileset, name)
+    kingdom, changes = decode_probabilities(terrain, crowns, tileset, name, reading.doubt)
     for p in unseen:
         kingdom = kingdom.with_square(p, replace(kingdom[p], uncertain=True))
     if unseen:
         them = "them" if len(unseen) > 1 else "it"
         changes.append(f"{'; '.join(square_name(p) for p in sorted(unseen))}: a standing castle hides {them} from"
                        " where the photo was taken; check by eye")
-    return BoardReading(kingdom, terrain, crowns, changes)
+    return BoardReading(kingdom, terrain, crowns, changes, reading.doubt)
 
 
 @lru_cache(maxsize=4)

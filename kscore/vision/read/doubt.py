@@ -1,0 +1,93 @@
+"""The classifiers' own doubt, with bars chosen on data they did not train on.
+
+The decoder marks a square `?` when the legal readings it found disagree on
+it. That misses the misreads the classifiers are wrong about *and* the box
+allows (a table square read as a plain meadow, a crown missed under glare): the
+decoder then finds one legal kingdom and is sure of it. So a square is also
+marked when its classifier's top probability is under a bar, one for terrain,
+one for crown counts.
+
+The bars are not guessed: `kscore train` predicts every training square out of
+fold (grouped by kingdom, so a kingdom is never read by a model that saw it,
+glare and table copies included) and `choose_bar` takes the bar that marks a
+target share of the wrong squares while marking at most a small share of the
+right ones; a player asked to check ten squares of 25 stops looking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from kscore.game.kingdom import Kingdom, Terrain
+
+#: The share of out-of-fold wrong squares the bar should mark ...
+WRONG_MARKED = 0.8
+#: ... unless it would mark more than this share of the right ones (then it marks exactly this share).
+RIGHT_MARKED_AT_MOST = 0.04
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """Bars under which a square's top probability marks it `?` (0: never)."""
+
+    terrain_below: float = 0.0
+    crowns_below: float = 0.0
+
+    def to_info(self) -> dict:
+        return {"terrain_below": self.terrain_below, "crowns_below": self.crowns_below}
+
+    @classmethod
+    def from_info(cls, info: dict) -> "Doubt":
+        """From a model's info (models made before the bars existed: no extra marks)."""
+        bars = info.get("doubt") or {}
+        return cls(float(bars.get("terrain_below", 0.0)), float(bars.get("crowns_below", 0.0)))
+
+
+def choose_bar(top_p: np.ndarray, right: np.ndarray, wrong_marked: float = WRONG_MARKED,
+               right_marked_at_most: float = RIGHT_MARKED_AT_MOST) -> float:
+    """The bar on top_p marking `wrong_marked` of the wrong rows, or `right_marked_at_most` of the right ones if fewer.
+
+    A row is marked when top_p < bar. With no wrong rows there is nothing to
+    learn from: 0 (mark none).
+
+    >>> p = np.array([0.5, 0.6, 0.99, 0.7, 0.999, 0.999, 0.999, 0.999])
+    >>> ok = np.array([False, False, False, True, True, True, True, True])
+    >>> round(choose_bar(p, ok, wrong_marked=0.6, right_marked_at_most=0.5), 3)  # 2 of 3 wrong, 0 of 5 right
+    0.6
+    >>> round(choose_bar(p, ok, wrong_marked=1.0, right_marked_at_most=0.1), 3)  # all 3 wrong would mark a right one
+    0.7
+    """
+    top_p, right = np.asarray(top_p, float), np.asarray(right, bool)
+    wrong_p = np.sort(top_p[~right])
+    if not len(wrong_p):
+        return 0.0
+    # Smallest bar marking the target share of the wrong: just above the k-th lowest wrong p.
+    k = int(np.ceil(wrong_marked * len(wrong_p)))
+    bar = float(np.nextafter(wrong_p[k - 1], np.inf)) if k else 0.0
+    right_p = np.sort(top_p[right])
+    allowed = int(np.floor(right_marked_at_most * len(right_p)))
+    if np.count_nonzero(right_p < bar) > allowed:
+        bar = float(right_p[allowed])  # marks the `allowed` lowest right rows (ties: fewer)
+    return bar
+
+
+def mark_doubts(kingdom: Kingdom, terrain_probs: np.ndarray, crown_probs: np.ndarray, doubt: Doubt | None) -> Kingdom:
+    """The kingdom with every square whose classifier was under its bar marked `?`.
+
+    Crown doubt counts on squares that can carry crowns only (not empty, not the castle).
+    """
+    if doubt is None:
+        return kingdom
+    terrain_top = terrain_probs.max(axis=-1)
+    crown_top = crown_probs.max(axis=-1)
+    for position, square in kingdom.squares():
+        crowned = square.terrain not in (Terrain.EMPTY, Terrain.CASTLE)
+        if terrain_top[position] < doubt.terrain_below or (crowned and crown_top[position] < doubt.crowns_below):
+            if not square.uncertain:
+                kingdom = kingdom.with_square(position, replace(square, uncertain=True))
+    return kingdom
+
+
+__all__ = ["Doubt", "choose_bar", "mark_doubts", "WRONG_MARKED", "RIGHT_MARKED_AT_MOST"]

@@ -1,0 +1,79 @@
+"""The classifiers' doubt: bars chosen out of fold, and the `?` marks they add."""
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+from conftest import TEST_DATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kscore.game.kingdom import Kingdom, Square, Terrain
+from kscore.lab.dataset import load_boards
+from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
+from kscore.vision.read.doubt import Doubt, choose_bar, mark_doubts
+from kscore.vision.read.reader import default_models, read_board
+
+
+def _probs(top: dict, n: int, k: int, default: float = 0.999) -> np.ndarray:
+    """(n, n, k) probabilities whose top value is `top[(r, c)]` (else default), on class 0."""
+    p = np.full((n, n, k), 0.0)
+    for r in range(n):
+        for c in range(n):
+            t = top.get((r, c), default)
+            p[r, c] = (1 - t) / (k - 1)
+            p[r, c, 0] = t
+    return p
+
+
+def _kingdom() -> Kingdom:
+    rows = [[Square(Terrain.WHEAT, 1), Square(Terrain.CASTLE), Square(Terrain.EMPTY)],
+            [Square(Terrain.FOREST), Square(Terrain.LAKE), Square(Terrain.MINE, 2)],
+            [Square(Terrain.SWAMP), Square(Terrain.GRASSLAND), Square(Terrain.WHEAT)]]
+    return Kingdom.from_rows("k", rows)
+
+
+def test_marks_terrain_under_its_bar_and_crowns_only_where_crowns_can_be():
+    doubt = Doubt(terrain_below=0.9, crowns_below=0.8)
+    terrain = _probs({(1, 1): 0.85, (2, 2): 0.95}, 3, len(TERRAIN_CLASSES))
+    # Crown doubt on the castle and the empty square must not count; on the mine it does.
+    crowns = _probs({(0, 1): 0.5, (0, 2): 0.5, (1, 2): 0.7, (2, 0): 0.85}, 3, len(CROWN_CLASSES))
+    marked = mark_doubts(_kingdom(), terrain, crowns, doubt)
+    assert sorted(marked.uncertain()) == [(1, 1), (1, 2)]
+    assert mark_doubts(_kingdom(), terrain, crowns, None).uncertain() == []
+    assert mark_doubts(_kingdom(), terrain, crowns, Doubt()).uncertain() == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.3, 1.0), st.booleans()), min_size=1, max_size=60),
+       st.floats(0.1, 1.0), st.floats(0.0, 0.3))
+def test_bar_marks_the_target_share_of_wrong_unless_too_many_right(rows, wrong_marked, right_cap):
+    p = np.array([r[0] for r in rows])
+    right = np.array([r[1] for r in rows])
+    bar = choose_bar(p, right, wrong_marked, right_cap)
+    marked = p < bar
+    allowed = int(np.floor(right_cap * right.sum()))
+    if right.any():
+        assert marked[right].sum() <= allowed
+    if (~right).any():  # the target share of the wrong is marked, or the cap on the right ones binds
+        assert marked[~right].mean() >= wrong_marked - 1e-9 or bar == np.sort(p[right])[allowed]
+    else:
+        assert bar == 0.0
+
+
+@pytest.fixture(scope="module")
+def boards():
+    return {b.board_id: (b, cv2.imread(str(b.image))) for b in load_boards(TEST_DATA / "recognition")}
+
+
+def test_the_reader_marks_with_its_models_bars(boards):
+    """read_board takes the bars from the models' info; without them only the decoder's doubts show."""
+    models = default_models()
+    board, image = boards["2"]
+    plain = read_board(image, models=dataclasses.replace(models, info={}))
+    everything = dataclasses.replace(models, info={"doubt": Doubt(1.01, 1.01).to_info()})
+    reading = read_board(image, models=everything)
+    assert reading.doubt == Doubt(1.01, 1.01)
+    assert len(reading.kingdom.uncertain()) == 25 > len(plain.kingdom.uncertain())
+    assert [(s.terrain, s.crowns) for _, s in reading.kingdom.squares()] == [(s.terrain, s.crowns) for _, s in plain.kingdom.squares()]
