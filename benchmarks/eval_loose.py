@@ -31,7 +31,7 @@ from kscore.errors import NothingRecognisedError  # noqa: E402
 from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.lab.dataset import LabelledExtent, load_boards  # noqa: E402
 from kscore.lab.evaluate_photos import extent_squares_right  # noqa: E402
-from kscore.lab.loose_scenes import SquareBank, make_loose_scene  # noqa: E402
+from kscore.lab.loose_scenes import SURFACES, SquareBank, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 
@@ -52,6 +52,8 @@ def main(argv=None) -> int:
                     help="train the recogniser without every 3rd kingdom; scenes are built from those only")
     ap.add_argument("--list", action="store_true", help="one line per scene not found or not exact")
     ap.add_argument("--save", type=Path, help="write the scenes not found or not exact here as JPEGs")
+    ap.add_argument("--surface", help="read only scenes on these surfaces (comma list, e.g. dotted,stone); "
+                    "every scene is still drawn, so a seed's scenes stay the same")
     args = ap.parse_args(argv)
     boards = load_boards(args.data / "kingdomino")
     models = None
@@ -67,10 +69,16 @@ def main(argv=None) -> int:
     bank = SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle")
     rng = np.random.default_rng(args.seed)
     found = exact = right = squares = strays_scored = false_finds = flagged_wrong = wrong = 0
-    by_surface: dict = collections.defaultdict(lambda: [0, 0, 0])  # scenes, found, exact
+    by_surface: dict = collections.defaultdict(lambda: [0, 0, 0, 0])  # scenes, found, exact, false finds
+    only = set(args.surface.split(",")) if args.surface else None
+    unknown = (only or set()) - set(SURFACES)
+    if unknown:
+        ap.error(f"unknown surface(s) {', '.join(sorted(unknown))} (expected some of {', '.join(SURFACES)})")
     times = []
     for s in range(args.scenes):
         scene = make_loose_scene(bank, rng)
+        if only is not None and scene.surface not in only:
+            continue
         truth = LabelledExtent(scene.rows, scene.score)
         photo = Photo(Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
         start = time.perf_counter()
@@ -99,19 +107,26 @@ def main(argv=None) -> int:
                 wrong += 1
                 flagged_wrong += bool(hit.kingdom.uncertain())
             false_finds += len(read) - 1
+            by_surface[scene.surface][3] += len(read) - 1
         else:
             false_finds += len(read)
-        if args.list and not is_exact:
+            by_surface[scene.surface][3] += len(read)
+        extra = [occupied_extent(k.kingdom) for i, k in enumerate(read) if not (ok and i == best[1])]
+        if args.list and (not is_exact or extra):
             got = "not found" if not ok else f"score {kingdom_points(read[best[1]].kingdom)}, squares {best[0]}/{truth.squares}"
+            also = f"; false finds {', '.join(f'{r}x{c}' for r, c in extra)}" if extra else ""
             print(f"  scene {s} ({scene.surface}, {len(scene.rows)}x{len(scene.rows[0])} of {scene.size}x{scene.size},"
-                  f" {scene.strays} strays, pitch {scene.pitch:.0f}): truth {scene.score}, {got}")
+                  f" {scene.strays} strays, pitch {scene.pitch:.0f}): truth {scene.score}, {got}{also}")
         if args.save and not is_exact:
             import cv2
 
             args.save.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(args.save / f"loose{s}_{scene.surface}.jpg"), scene.image)
-    n = args.scenes
-    print(f"loose scenes: {n} (seed {args.seed}{', held-out kingdoms' if args.holdout else ', shipped models: in-sample squares'})")
+    n = len(times)
+    if not n:
+        print(f"no scene on {args.surface} among {args.scenes} (seed {args.seed})")
+        return 0
+    print(f"loose scenes: {n}{f' on {args.surface}' if only else ''} (seed {args.seed}{', held-out kingdoms' if args.holdout else ', shipped models: in-sample squares'})")
     print(f"kingdoms found:     {found}/{n} = {found / n:.1%}  (target >= 98%)")
     print(f"squares right:      {right}/{squares} = {right / max(squares, 1):.1%}")
     print(f"exact scores:       {exact}/{n} = {exact / n:.1%}  (target >= 90%)")
@@ -120,6 +135,7 @@ def main(argv=None) -> int:
     print(f"false finds:        {false_finds} in {n} scenes")
     print(f"time per scene:     mean {np.mean(times):.2f} s, max {np.max(times):.2f} s")
     print("by surface (scenes, found, exact): " + ", ".join(f"{k} {v[0]}/{v[1]}/{v[2]}" for k, v in sorted(by_surface.items())))
+    print("false finds by surface: " + ", ".join(f"{k} {v[3]}" for k, v in sorted(by_surface.items())))
     return 0
 
 
