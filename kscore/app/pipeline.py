@@ -111,6 +111,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     detailed = photo_for_reading(photo, complete)
     read: list[PhotoKingdom] = []
     loose = None  # found tile by tile, only when a grid's reading is in doubt
+    replaced: set[int] = set()  # the tile-by-tile kingdoms that replaced a grid
     for board, name in zip(complete, names):
         reading = read_board_in_photo(detailed, board.corners, board.size, tileset, name, models)
         corners = tuple(tuple(float(v) for v in c) for c in board.corners.round(1))
@@ -126,17 +127,21 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         # A grid that reads no castle or several frames no kingdom (a block of table and tiles
         # taken for one): a kingdom found tile by tile overlapping it is measured by its own frame.
         frame = board.size if len(reading.kingdom.castles()) == 1 else None
-        for corners_l, group, reading_l in loose:
+        for i, (corners_l, group, reading_l) in enumerate(loose):
             rows, cols = group.extent
             size = frame or frame_size(group.extent)
             covers = rows * cols >= COVER_SHARE * size**2  # a kingdom, not a fragment the colours kept
             if (covers and _overlap(board.corners, group.corners) >= OVERLAP_SHARE
                     and _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True)):
-                found_here = PhotoKingdom(replace(reading_l.kingdom, name=name),
-                                          tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
-                                          tuple(reading_l.changes), group.extent)
+                found_here = None if i in replaced else PhotoKingdom(
+                    replace(reading_l.kingdom, name=name), tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
+                    tuple(reading_l.changes), group.extent)
+                replaced.add(i)
                 break
-        read.append(found_here)
+        if found_here is not None:  # None: a second grid over a kingdom already read tile by tile (said once)
+            read.append(found_here)
+    if len(read) < len(complete):  # named again: "photo", not "photo-1" alone
+        read = [replace(k, kingdom=replace(k.kingdom, name=n)) for k, n in zip(read, kingdom_names(path.stem, len(read)))]
     return PhotoGame(
         rules,
         tuple(k.kingdom for k in read),
