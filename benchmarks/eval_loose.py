@@ -11,6 +11,7 @@ benchmarks/eval_synthetic.py.
 
     python benchmarks/eval_loose.py --scenes 40 --seed 1
     python benchmarks/eval_loose.py --scenes 40 --holdout   # recogniser trained without the scenes' kingdoms
+    python benchmarks/eval_loose.py --scenes 30 --dominoes 1-3   # kingdoms in progress (a game after rounds 1-3)
 """
 
 from __future__ import annotations
@@ -43,6 +44,18 @@ def occupied_extent(kingdom) -> tuple[int, int]:
     return (max(r for r, _ in tiles) - min(r for r, _ in tiles) + 1, max(c for _, c in tiles) - min(c for _, c in tiles) + 1)
 
 
+def _count_range(text: str) -> tuple[int, int]:
+    """'1-3' -> (1, 3); '2' -> (2, 2)."""
+    lo, _, hi = text.partition("-")
+    try:
+        pair = (int(lo), int(hi or lo))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: want a count or a range such as 1-3") from None
+    if not 1 <= pair[0] <= pair[1]:
+        raise argparse.ArgumentTypeError(f"{text!r}: want 1 <= LO <= HI")
+    return pair
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
@@ -50,6 +63,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--holdout", action="store_true",
                     help="train the recogniser without every 3rd kingdom; scenes are built from those only")
+    ap.add_argument("--dominoes", type=_count_range, metavar="LO-HI",
+                    help="kingdoms in progress: LO to HI dominoes beside the castle (e.g. 1-3); other seeds' scenes")
     ap.add_argument("--list", action="store_true", help="one line per scene not found or not exact")
     ap.add_argument("--save", type=Path, help="write the scenes not found or not exact here as JPEGs")
     ap.add_argument("--surface", help="read only scenes on these surfaces (comma list, e.g. dotted,stone); "
@@ -76,7 +91,7 @@ def main(argv=None) -> int:
         ap.error(f"unknown surface(s) {', '.join(sorted(unknown))} (expected some of {', '.join(SURFACES)})")
     times = []
     for s in range(args.scenes):
-        scene = make_loose_scene(bank, rng)
+        scene = make_loose_scene(bank, rng, dominoes=args.dominoes)
         if only is not None and scene.surface not in only:
             continue
         truth = LabelledExtent(scene.rows, scene.score)

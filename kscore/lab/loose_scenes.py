@@ -216,15 +216,26 @@ def _glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float) -> tuple[np.nd
 
 
 def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | None = None,
-                     size: int | None = None, strays: int | None = None, jpeg: bool = True) -> LooseScene:
-    """One kingdom laid by hand on a random surface, maybe with stray dominoes beside it."""
+                     size: int | None = None, strays: int | None = None, jpeg: bool = True,
+                     dominoes: tuple[int, int] | None = None) -> LooseScene:
+    """One kingdom laid by hand on a random surface, maybe with stray dominoes beside it.
+
+    dominoes: (fewest, most) dominoes beside the castle, for kingdoms in progress (a game photographed
+    after every round: 1 after the first); by default any count up to a full frame, and the same seed
+    draws the same scenes as before this option existed.
+    """
     from kscore.game.kingdom import Kingdom
     from kscore.game.scoring import score_kingdom
 
     surface = surface or SURFACES[int(rng.integers(0, len(SURFACES)))]
     size = size or int(rng.choice([5, 5, 5, 7]))
     most = (size * size - 1) // 2
-    count = int(rng.integers(1, most + 1)) if rng.random() < 0.5 else int(rng.integers(max(1, most - 3), most + 1))
+    if dominoes is not None:
+        count = int(rng.integers(min(dominoes[0], most), min(dominoes[1], most) + 1))
+    elif rng.random() < 0.5:
+        count = int(rng.integers(1, most + 1))
+    else:
+        count = int(rng.integers(max(1, most - 3), most + 1))
     placed, castle = build_kingdom(rng, size, count, bank)
     strays = int(rng.choice([0, 0, 1, 2, 3])) if strays is None else strays
     w, h = int(rng.choice([1600, 1400, 1200])), int(rng.choice([1200, 1050, 900]))
