@@ -30,11 +30,18 @@ and the seams do not line up across the kingdom. So here:
    it agrees with as many and keeps squares square-ish, is the kingdom's
    perspective; each cell is then fitted again
    within a quarter square of where the homography puts it, at the size it
-   says. A domino laid a quarter square off is read where it lies.
+   says. A domino laid a quarter square off is read where it lies. The
+   autocorrelation's peak is a tile's side, a few % short of the lattice's
+   pitch (the gaps between tiles): when the similarity's square differs from
+   it, the lattice is laid again at the group's own pitch (else 5 squares at
+   0.96 of the pitch gain a sixth row or column).
 4. The extent is the rows and columns holding cells that are clearly tile;
    cells inside it that are clearly table are empty squares ('.'). Holes in
    the tiles are filled only up to half a square: an empty square the
    kingdom surrounds stays empty.
+
+The squares just outside the extent beside a tile are kept as `ring`: where a
+castle the tile mask missed would lie (app.pipeline asks the reader).
 
 A group that reaches the photo's edge is partial. Which group is a kingdom
 and which a stray (the draft line, discards) is left to the reading: a
@@ -43,7 +50,7 @@ kingdom has a castle (app.pipeline).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -76,6 +83,9 @@ MAX_EXTENT = 7
 MIN_PITCH = 8
 #: Offsets tried per axis for the coarse lattice (each cell is then fitted on its own).
 LATTICE_OFFSETS = 16
+#: Relative difference between the photo's pitch and the one a group's own fits say above which the
+#: group's lattice is laid again at its own.
+REFIT_PITCH = 0.015
 #: How far a cell's own fit may move from its lattice place (pass 1) and from the homography's (pass 2), in squares.
 FIRST_REACH = 0.3
 SECOND_REACH = 0.25
@@ -110,6 +120,9 @@ class LooseKingdom:
     pitch: float  # original photo pixels per square
     partial: bool = False
     missing: str = ""
+    #: (row, col) just outside the extent, beside a tile -> where the lattice puts that square: the place
+    #: of a castle the tile mask missed (a flat castle coloured like the table), for the reader to look at.
+    ring: dict = field(default_factory=dict)
 
     @property
     def squares(self) -> int:
@@ -284,12 +297,14 @@ class _Group:
     corners: np.ndarray
     pitch: float
     touches: list[str]
+    ring: dict
 
     def scaled(self, k: float) -> LooseKingdom:
         from kscore.vision.find.localise import _cut_text
 
         return LooseKingdom({p: q * k for p, q in self.cells.items()}, dict(self.tile), self.extent,
-                            self.corners * k, self.pitch * k, bool(self.touches), _cut_text(self.touches))
+                            self.corners * k, self.pitch * k, bool(self.touches), _cut_text(self.touches),
+                            {p: q * k for p, q in self.ring.items()})
 
 
 def _groups(work: np.ndarray, fg: np.ndarray | None = None) -> list[_Group]:
@@ -397,6 +412,31 @@ def _square_ish(hom: np.ndarray, src: np.ndarray) -> bool:
     return True
 
 
+def _coarse_lattice(blob_sums: np.ndarray, box: tuple, p: float):
+    """The lattice of pitch p over the box (x0, x1, y0, y1) whose cells are most clearly all tile or all
+    table: (its column lines, its row lines, each cell's share of tile), offsets tried all at once."""
+    x0, x1, y0, y1 = box
+    offsets = np.linspace(0, p, LATTICE_OFFSETS, endpoint=False)
+    nx, ny = int(np.ceil((x1 - x0) / p)) + 2, int(np.ceil((y1 - y0) / p)) + 2
+    xs = x0 - p + offsets[:, None] + p * np.arange(nx + 1)[None]  # (offset, line)
+    ys = y0 - p + offsets[:, None] + p * np.arange(ny + 1)[None]
+    xi = np.clip(np.round(xs).astype(int), 0, blob_sums.shape[1] - 1)
+    yi = np.clip(np.round(ys).astype(int), 0, blob_sums.shape[0] - 1)
+    at = blob_sums[yi[:, None, :, None], xi[None, :, None, :]]  # (oy, ox, row line, column line)
+    cover = (at[:, :, 1:, 1:] - at[:, :, :-1, 1:] - at[:, :, 1:, :-1] + at[:, :, :-1, :-1]) / (p * p)
+    used = cover > 0.05
+    crisp = np.where(used, np.abs(2 * cover - 1) - 0.5, 0.0).sum(axis=(2, 3))
+    oy, ox = np.unravel_index(int(np.argmax(crisp)), crisp.shape)
+    return xs[ox], ys[oy], cover[oy, ox]
+
+
+def _lattice_pitch(hom: np.ndarray, src: np.ndarray) -> float:
+    """The mean side of a square the lattice map draws at the middle of its fits' span, in pixels."""
+    u, v = src.mean(axis=0)
+    q = cv2.perspectiveTransform(np.float64([[[u, v], [u + 1, v], [u, v + 1]]]), hom)[0]
+    return float(0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])))
+
+
 def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | None = None, sure=None):
     h, w = blob.shape
     theta = turn(grey, cv2.dilate(blob, np.ones((5, 5), np.uint8)))
@@ -416,32 +456,31 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | N
         pitch = pitch_of(gx, gy, band, sides[0], sides[1], float(rblob.sum()))
         if pitch is None or pitch_only:
             return pitch
-    p = pitch
     blob_sums = cv2.integral(rblob.astype(np.float32))
     sure_sums = blob_sums if sure is None else cv2.integral(
         cv2.warpAffine(sure, rot, (w, h), flags=cv2.INTER_NEAREST).astype(np.float32))
-    # The coarse lattice: the offset whose cells are most clearly all tile or all table.
-    best = None
-    for ox in np.linspace(0, p, LATTICE_OFFSETS, endpoint=False):
-        for oy in np.linspace(0, p, LATTICE_OFFSETS, endpoint=False):
-            gxs, gys = np.arange(x0 - p + ox, x1 + p, p), np.arange(y0 - p + oy, y1 + p, p)
-            cover = _box_sums(blob_sums, gxs, gys) / (p * p)
-            used = cover > 0.05
-            crisp = float(np.sum(np.abs(2 * cover[used] - 1))) - 0.5 * used.sum()
-            if best is None or crisp > best[0]:
-                best = (crisp, gxs, gys, cover)
-    _, gxs, gys, cover = best
     energy = SideEnergy(gx, gy)
-    # Pass 1: each cell alone, any size near the pitch; a homography through them is the perspective.
-    first = [(r, c) for r in range(len(gys) - 1) for c in range(len(gxs) - 1) if cover[r, c] >= 0.3]
-    if not first:
-        return None
-    fits = [fit_cell(energy, gxs[c] + p / 2, gys[r] + p / 2, p, p, FIRST_REACH, FIRST_SCALES) for r, c in first]
-    src = np.float32([[c + 0.5, r + 0.5] for r, c in first])
-    dst = np.float32([[f[0], f[1]] for f in fits])
-    hom = lattice_map(src, dst, p)
-    if hom is None:
-        hom = np.float64([[p, 0, gxs[0]], [0, p, gys[0]], [0, 0, 1]])
+    # The photo's pitch comes from its tiles' own sides (the autocorrelation's peak), a few % short of
+    # the lattice's (a gap between tiles): laid at that pitch, a kingdom gains a row. So the lattice is
+    # laid again at the pitch its own squares' fits say, when it differs.
+    p = pitch
+    for attempt in range(2):
+        gxs, gys, cover = _coarse_lattice(blob_sums, (x0, x1, y0, y1), p)
+        # Pass 1: each cell alone, any size near the pitch; a homography through them is the perspective.
+        first = [(r, c) for r in range(len(gys) - 1) for c in range(len(gxs) - 1) if cover[r, c] >= 0.3]
+        if not first:
+            return None
+        fits = [fit_cell(energy, gxs[c] + p / 2, gys[r] + p / 2, p, p, FIRST_REACH, FIRST_SCALES) for r, c in first]
+        src = np.float32([[c + 0.5, r + 0.5] for r, c in first])
+        dst = np.float32([[f[0], f[1]] for f in fits])
+        hom = lattice_map(src, dst, p)
+        if hom is None:
+            hom = np.float64([[p, 0, gxs[0]], [0, p, gys[0]], [0, 0, 1]])
+            break
+        fitted = _lattice_pitch(hom, src)
+        if attempt or abs(fitted / p - 1) <= REFIT_PITCH:
+            break
+        p = fitted
 
     def at(u: float, v: float) -> np.ndarray:
         q = hom @ np.array([u, v, 1.0])
@@ -486,11 +525,16 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | N
                 quad, t = np.array([at(c, r), at(c + 1, r), at(c + 1, r + 1), at(c, r + 1)]), 0.0
             out_cells[(r - r0, c - c0)] = unrotate(quad)
             out_share[(r - r0, c - c0)] = t
+    ring = {}
+    for r, c in tiles:
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if not (r0 <= rr <= r1 and c0 <= cc <= c1):
+                ring[(rr - r0, cc - c0)] = unrotate([at(cc, rr), at(cc + 1, rr), at(cc + 1, rr + 1), at(cc, rr + 1)])
     corners = unrotate([at(c0, r0), at(c1 + 1, r0), at(c1 + 1, r1 + 1), at(c0, r1 + 1)])
     edge = 2
     touches = [side for side, strip in (("left", blob[:, :edge]), ("right", blob[:, -edge:]),
                                         ("top", blob[:edge]), ("bottom", blob[-edge:])) if strip.any()]
-    return _Group(out_cells, out_share, extent, corners, float(p), touches)
+    return _Group(out_cells, out_share, extent, corners, float(p), touches, ring)
 
 
 __all__ = ["LooseKingdom", "find_loose", "tile_mask", "turn", "pitch_of", "fit_cell", "SideEnergy",
