@@ -130,7 +130,10 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         for i, (corners_l, group, reading_l) in enumerate(loose):
             rows, cols = group.extent
             size = frame or frame_size(group.extent)
-            covers = rows * cols >= COVER_SHARE * size**2  # a kingdom, not a fragment the colours kept
+            # A kingdom, not a fragment the colours kept of the grid's; or tiles the grid's squares do
+            # not lie on (a grid laid over part of a small kingdom in progress, squares astride seams).
+            covers = (rows * cols >= COVER_SHARE * size**2
+                      or squares_on_grid(board.corners, board.size, group) < ON_GRID_SHARE)
             if (covers and _overlap(board.corners, group.corners) >= OVERLAP_SHARE
                     and _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True)):
                 found_here = None if i in replaced else PhotoKingdom(
@@ -165,6 +168,43 @@ SURE_READING = (True, -2)
 #: Share of the smaller of a grid's quad and a kingdom found tile by tile lying in the other, for the one to stand in
 #: for the other.
 OVERLAP_SHARE = 0.25
+
+
+#: How far (in squares) a tile's centre may lie from a grid square's, and how far their sizes may differ,
+#: for the tile to lie on that square; and the share of a kingdom's tiles that must, for the grid to be
+#: its lattice (a loosely laid domino sits up to a quarter square off).
+ON_GRID_REACH = 0.3
+ON_GRID_SIZE = 0.15
+ON_GRID_SHARE = 0.5
+
+
+def squares_on_grid(grid, size: int, group) -> float:
+    """Share of a tile-by-tile kingdom's tiles (kscore.vision.find.loose) that lie on a square of the grid.
+
+    grid: a size x size grid's corners TL, TR, BR, BL (photo pixels). A tile lies on a square
+    when its centre is within ON_GRID_REACH of the square's and its side within ON_GRID_SIZE of
+    the square's: the same kingdom seen twice lies on the same squares; a grid laid over a few
+    dominoes at another pitch or phase (seams through the middle of tiles) does not.
+    """
+    import cv2
+    import numpy as np
+
+    from kscore.vision.find.loose import TILE_SHARE
+
+    quads = [q for p, q in group.cells.items() if group.tile[p] >= TILE_SHARE]
+    if not quads:
+        return 0.0
+    frame = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    to_grid = cv2.getPerspectiveTransform(np.float32(grid), frame)
+    on = 0
+    for quad in quads:
+        q = cv2.perspectiveTransform(np.float32(quad).reshape(-1, 1, 2), to_grid).reshape(4, 2)
+        centre = q.mean(axis=0)
+        side = 0.5 * (np.linalg.norm(q[1] - q[0] + q[2] - q[3]) + np.linalg.norm(q[3] - q[0] + q[2] - q[1])) / 2
+        off = np.abs(centre - (np.floor(centre) + 0.5))
+        inside = bool(np.all((centre >= 0) & (centre < size)))
+        on += inside and bool(np.all(off <= ON_GRID_REACH)) and abs(side - 1.0) <= ON_GRID_SIZE
+    return on / len(quads)
 
 
 def _overlap(grid, group) -> float:
@@ -221,17 +261,28 @@ def read_loose_photo(photo, rules: GameRules, models=None, start: float | None =
                      seconds=time.perf_counter() - start, photo_size=photo.size, notes=tuple(notes))
 
 
+def _frame_corners(group):
+    """The corners of the 5x5 or 7x7 frame a group found tile by tile lies in (its extent in the top left)."""
+    import cv2
+    import numpy as np
+
+    size = frame_size(group.extent)
+    rows, cols = group.extent
+    extent_quad = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
+    hom = cv2.getPerspectiveTransform(extent_quad, np.float32(group.corners))
+    frame = np.float32([[0, 0], [size, 0], [size, size], [0, size]]).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(frame, hom).reshape(4, 2).astype(float)
+
+
 def loose_readings(photo, tileset, models=None, with_partial: bool = False):
     """The groups of tiles in the photo (kscore.vision.find.loose), each read where its squares lie.
 
     Returns (kingdoms, strays) as lists of (frame corners in original pixels,
     LooseKingdom, BoardReading), plus the partial groups as PartialKingdoms
     when with_partial. A group reading with a castle is a kingdom; without,
-    a stray, unless no group has one: then the largest is the kingdom.
+    a stray, unless no group has one: then the largest with a castle beside it
+    (castle_beside), or else the largest, is the kingdom.
     """
-    import cv2
-    import numpy as np
-
     from kscore.vision.find.loose import find_loose
     from kscore.vision.read.cells import read_cells
 
@@ -241,23 +292,91 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False):
         size = frame_size(group.extent)
         cells = {p: q / photo.scale for p, q in group.cells.items()}
         reading = read_cells(photo.image, cells, group.tile, size, tileset, "", models)
-        rows, cols = group.extent
-        extent_quad = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
-        hom = cv2.getPerspectiveTransform(extent_quad, np.float32(group.corners))
-        frame = np.float32([[0, 0], [size, 0], [size, size], [0, size]]).reshape(-1, 1, 2)
-        corners = cv2.perspectiveTransform(frame, hom).reshape(4, 2).astype(float)
-        (kingdoms if reading.kingdom.castles() else strays).append((corners, group, reading))
+        (kingdoms if reading.kingdom.castles() else strays).append((_frame_corners(group), group, reading))
     if not kingdoms and strays:
-        # No group read a castle (glare, a castle unlike any the recogniser learnt): the largest
-        # is the kingdom, its castle missing from the reading (the score says so: no castle).
-        largest = max(strays, key=lambda k: k[1].squares)
-        strays.remove(largest)
-        kingdoms.append(largest)
+        # No group read a castle. A flat castle coloured like the table is missed by the tile mask
+        # (a castle and one domino found as the domino): the largest group with a castle beside it
+        # is the kingdom. Only then: beside a stray of a photo that shows its kingdom, table would
+        # be read as a castle for want of one.
+        strays.sort(key=lambda k: -k[1].squares)
+        for i, (_, group, _) in enumerate(strays):
+            grown = castle_beside(photo, group, tileset, models)
+            if grown is not None:
+                strays.pop(i)
+                kingdoms.append((_frame_corners(grown[0]), *grown))
+                break
+        else:
+            # None (glare, a castle unlike any the recogniser learnt): the largest is the kingdom,
+            # its castle missing from the reading (the score says so: no castle).
+            kingdoms.append(strays.pop(0))
     if not with_partial:
         return kingdoms, strays
     partial = tuple(PartialKingdom(tuple(map(tuple, g.corners.round(1).tolist())), g.missing)
                     for g in groups if g.partial)
     return kingdoms, strays, partial
+
+
+#: Share of tile given to a square beside a group the reader is asked about (between loose.TABLE_SHARE
+#: and loose.TILE_SHARE: the reader decides whether it is a tile).
+MAYBE_TILE = 0.4
+
+
+def castle_beside(photo, group, tileset, models=None):
+    """A group that reads no castle with the square beside it that reads as one: (grown group, its reading).
+
+    Each kingdom has exactly one castle, a 1x1 tile; a flat printed one can be coloured like the table,
+    and the tile mask then keeps the dominoes alone (a castle and one domino found as the domino).
+    The squares beside the group's tiles (group.ring) are read with it, left to the reader; when
+    exactly one of them reads as the castle, the group with that square is the kingdom. None when
+    none does (a stray domino).
+    """
+    from kscore.vision.read.cells import read_cells
+
+    if not group.ring:
+        return None
+    cells, tile = {**group.cells, **group.ring}, {**group.tile, **{p: MAYBE_TILE for p in group.ring}}
+    extent, shift = _extent_of(cells)
+    if max(extent) > 7:
+        return None
+    moved = {(r + shift[0], c + shift[1]): q / photo.scale for (r, c), q in cells.items()}
+    reading = read_cells(photo.image, moved, {(r + shift[0], c + shift[1]): t for (r, c), t in tile.items()},
+                         frame_size(extent), tileset, "", models)
+    castles = [(r - shift[0], c - shift[1]) for r, c in reading.kingdom.castles()]
+    if len(castles) != 1 or castles[0] not in group.ring:
+        return None
+    grown = _grown(group, castles[0])
+    reading = read_cells(photo.image, {p: q / photo.scale for p, q in grown.cells.items()}, grown.tile,
+                         frame_size(grown.extent), tileset, "", models)
+    return (grown, reading) if len(reading.kingdom.castles()) == 1 else None
+
+
+def _extent_of(cells) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(rows, cols) the cells span, and the (row, col) shift that moves their first to 0."""
+    rows, cols = [r for r, _ in cells], [c for _, c in cells]
+    return (max(rows) - min(rows) + 1, max(cols) - min(cols) + 1), (-min(rows), -min(cols))
+
+
+def _grown(group, castle):
+    """The group with one more tile (a castle beside it, in ring coordinates), its extent and outline grown."""
+    import cv2
+    import numpy as np
+
+    cells, tile = {**group.cells, castle: group.ring[castle]}, {**group.tile, castle: 1.0}
+    extent, (dr, dc) = _extent_of(cells)
+    cells = {(r + dr, c + dc): q for (r, c), q in cells.items()}
+    tile = {(r + dr, c + dc): t for (r, c), t in tile.items()}
+    # Lattice corners -> photo pixels through the squares' own corners: the grown outline, and the
+    # squares of the grown extent no tile reached (table, where the lattice puts them).
+    lattice = np.float32([[c + x, r + y] for (r, c) in cells for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))])
+    hom, _ = cv2.findHomography(lattice, np.float32([corner for q in cells.values() for corner in q]))
+    place = lambda pts: cv2.perspectiveTransform(np.float32([pts]), hom)[0].astype(float)  # noqa: E731
+    rows, cols = extent
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) not in cells:
+                cells[(r, c)], tile[(r, c)] = place([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]), 0.0
+    return replace(group, cells=cells, tile=tile, extent=extent, ring={},
+                   corners=place([[0, 0], [cols, 0], [cols, rows], [0, rows]]))
 
 
 def photo_for_reading(photo, boards):
