@@ -130,10 +130,12 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         for i, (corners_l, group, reading_l) in enumerate(loose):
             rows, cols = group.extent
             size = frame or frame_size(group.extent)
-            # A kingdom, not a fragment the colours kept of the grid's; or tiles the grid's squares do
-            # not lie on (a grid laid over part of a small kingdom in progress, squares astride seams).
+            # A kingdom, not a fragment the colours kept of the grid's; or, when the grid frames no
+            # kingdom (not one castle), tiles its squares do not lie on (a grid laid over part of a
+            # small kingdom in progress, squares astride its seams). A grid with its castle keeps
+            # this test: a tight crop's grid on a mat lost a row to a misaligned group without it.
             covers = (rows * cols >= COVER_SHARE * size**2
-                      or squares_on_grid(board.corners, board.size, group) < ON_GRID_SHARE)
+                      or (frame is None and squares_on_grid(board.corners, board.size, group) < ON_GRID_SHARE))
             if (covers and _overlap(board.corners, group.corners) >= OVERLAP_SHARE
                     and _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True)):
                 found_here = None if i in replaced else PhotoKingdom(
