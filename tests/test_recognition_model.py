@@ -49,8 +49,8 @@ def test_train_on_two_boards_is_deterministic_and_reads_them(tmp_path):
 
     import cv2
 
-    first = train(BOARDS, None, tmp_path / "a")
-    second = train(BOARDS, None, tmp_path / "b")
+    first = train(BOARDS, None, tmp_path / "a", doubt_bars=True)
+    second = train(BOARDS, None, tmp_path / "b", doubt_bars=True)
     with np.load(first) as a, np.load(second) as b:
         assert a.files == b.files
         for key in a.files:

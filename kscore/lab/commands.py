@@ -53,6 +53,8 @@ def train_command(
     no_phone: bool = typer.Option(False, "--no-phone", metavar="", help="Train on the boards only."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="DIR", help="Where to write recognition.npz (default: the repo's models/); "
                                        "use another folder with KSCORE_MODELS=DIR."),
+    doubt_bars: bool = typer.Option(False, "--doubt-bars", metavar="", help="Also choose the '?' bars on out-of-fold "
+                                    "readings (not in the shipped model: see the README's 'Doubt')."),
 ) -> None:
     from kscore.lab.train import train
 
@@ -69,7 +71,7 @@ def train_command(
     out = out or default_out
     print(f"training on {boards.resolve()}" + (f" + {phone_dir.resolve()}" if phone_dir else " (no phone squares)")
           + f"; the model goes to {out.resolve()}", file=sys.stderr, flush=True)
-    path = train(boards, phone_dir, out)
+    path = train(boards, phone_dir, out, doubt_bars=doubt_bars)
     print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KB) from {boards}" + (f" + {phone_dir}" if phone_dir else ""))
 
 

@@ -583,8 +583,14 @@ def fit_terrain(samples: list[Sample], folds: int = 3) -> Network:
     return _calibrated_terrain(_terrain_samples(samples), folds)[0]
 
 
-def fit_models(samples: list[Sample], folds: int = 3) -> Models:
-    """Fit every model on the given samples (boards and/or phone squares)."""
+def fit_models(samples: list[Sample], folds: int = 3, doubt_bars: bool = False) -> Models:
+    """Fit every model on the given samples (boards and/or phone squares).
+
+    doubt_bars: also choose the '?' bars (kscore/vision/read/doubt.py) and
+    write them into the model's info. Off by default: the shipped model has
+    none (with them the pipeline looks tile by tile far more often; see
+    README, "Doubt"), and `kscore train` must rebuild it byte for byte.
+    """
     all_samples = samples
     boards = [s for s in samples if s.source == "board"]
     terrain, terrain_top, terrain_right = _calibrated_terrain(_terrain_samples(samples), folds)
@@ -650,9 +656,10 @@ def fit_models(samples: list[Sample], folds: int = 3) -> Models:
         "count_classes": sorted(int(c) for c in np.unique(np.concatenate(counts))),
         "terrain_classes": [int(c) for c in terrain.classes],
         "terrain_temperature": terrain.temperature,
-        "doubt": doubt.to_info(),
-        "doubt_out_of_fold": _doubt_tradeoff(doubt, terrain_top, terrain_right, crown_p, crowns_y),
     }
+    if doubt_bars:
+        info["doubt"] = doubt.to_info()
+        info["doubt_out_of_fold"] = _doubt_tradeoff(doubt, terrain_top, terrain_right, crown_p, crowns_y)
     return Models(terrain, template, candidate, count, info)
 
 
@@ -694,6 +701,7 @@ def train(
     out: Path | str = DEFAULT_OUT,
     limit_phone_per_class: int | None = None,
     quiet: bool = False,
+    doubt_bars: bool = False,
 ) -> Path:
     """Rebuild the recognition model file in `out` from labelled boards (+ phone squares); steps said on stderr."""
     from kscore.lab.progress import Progress
@@ -706,6 +714,6 @@ def train(
             progress.say(f"loading the phone squares of {tiles_phone}")
             samples += load_phone_samples(tiles_phone, limit_phone_per_class)
         progress.say(f"fitting the models on {len(samples)} samples (minutes for the whole data set)")
-        models = fit_models(samples)
+        models = fit_models(samples, doubt_bars=doubt_bars)
     progress.say("done")
     return models.save(out)
