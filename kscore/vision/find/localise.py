@@ -136,8 +136,7 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.
     s = max(2, int(strip * min(h, w)))
     if skip is None:
         skip = _tile_segments(lab, std, s)
-    border = np.zeros((h, w), bool)
-    border[:s], border[-s:], border[:, :s], border[:, -s:] = True, True, True, True
+    border = border_mask(h, w, s)
     table = border & ~skip if (border & ~skip).any() else border
     # Channels split before the arithmetic: on interleaved views it took 4x as long.
     ql, qa, qb = cv2.split((lab.astype(np.uint16) * bins) >> 8)
@@ -155,6 +154,17 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.
     darker = grey < float(np.median(grey[table]))
     shadow = chroma_like * darker * (texture2 < smooth_limit**2)
     return (fg * (1.0 - shadow)).astype(np.float32)
+
+
+def border_mask(h: int, w: int, s: int) -> np.ndarray:
+    """The pixels within s of an h x w image's edges: where the table shows in a photo of a kingdom.
+
+    >>> border_mask(4, 5, 1).astype(int).tolist()
+    [[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]
+    """
+    border = np.zeros((h, w), bool)
+    border[:s], border[-s:], border[:, :s], border[:, -s:] = True, True, True, True
+    return border
 
 
 def _ramp_free_variance(std: np.ndarray, mean: np.ndarray) -> np.ndarray:
@@ -638,7 +648,7 @@ def _frame_around_cut_kingdom(work, edges, boards: list[FoundBoard], to_original
     if len(cut) != 1 or len(boards) != 1 or not 0.9 < w / h < 1.11:
         return None
     fit = fit_lattice(work, _frame_quad(work))
-    if fit.seams < MIN_SEAMS or lattice_evidence(work, _frame_quad(work), 12 - fit.size).seams > fit.seams - TIGHT_MARGIN:
+    if fit.seams < MIN_SEAMS or not _tight_crop(work, fit):
         return None
     outline = cut[0].corners / to_original
     ends = {"left": outline[:, 0].min() / w, "right": outline[:, 0].max() / w,
@@ -672,8 +682,10 @@ def _frame_quad(work) -> Quad:
     return np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
 
 
-def _tight_crop(work, frame: FoundBoard) -> bool:
+def _tight_crop(work, frame) -> bool:
     """The whole frame is one kingdom cut tight to its grid: no colour blob need be examined.
+
+    frame: the whole frame's FoundBoard, or its LatticeFit (a size and its seams).
 
     The frame's lattice shows its seams (FULL_FRAME_SEAMS, see _whole_frame)
     and the other grid size's far fewer (TIGHT_MARGIN): a lattice of that
@@ -897,11 +909,6 @@ def _border_sides(image: np.ndarray, share: float = 0.08) -> list[np.ndarray]:
     s = max(2, int(share * min(h, w)))
     return [image[:s].reshape(1, -1, 3), image[-s:].reshape(1, -1, 3),
             image[s:-s, :s].reshape(1, -1, 3), image[s:-s, -s:].reshape(1, -1, 3)]
-
-
-def _border_strip(image: np.ndarray, share: float = 0.08) -> np.ndarray:
-    """The pixels near the image's edges, as one row of pixels."""
-    return np.concatenate(_border_sides(image, share), axis=1)
 
 
 def _tiles_along_border(image: np.ndarray) -> bool:

@@ -56,7 +56,7 @@ import cv2
 import numpy as np
 
 from kscore.vision.load import Photo
-from kscore.vision.find.localise import foreground, working_image
+from kscore.vision.find.localise import border_mask, foreground, working_image
 
 #: Foreground (see localise.foreground) above which a pixel is surely not table.
 SURE_FOREGROUND = 0.85
@@ -146,9 +146,7 @@ def texture_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
                for i in range(3))
     k = max(3, int(TEXTURE_SHARE * min(h, w)))
     detail = cv2.blur(grad, (k, k))
-    s = max(2, int(strip * min(h, w)))
-    border = np.zeros((h, w), bool)
-    border[:s], border[-s:], border[:, :s], border[:, -s:] = True, True, True, True
+    border = border_mask(h, w, max(2, int(strip * min(h, w))))
     bar = TEXTURE_BAR * max(float(np.percentile(detail[border], 99)), 1.0)
     return np.clip(detail / bar, 0.0, 1.0).astype(np.float32)
 
@@ -228,11 +226,14 @@ def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: float, hei
 
 
 def _box_sums(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Sums over the cells between consecutive xs and ys (an integral image, clipped to it)."""
-    xi = np.clip(np.round(xs).astype(int), 0, integral.shape[1] - 1)
-    yi = np.clip(np.round(ys).astype(int), 0, integral.shape[0] - 1)
-    return (integral[yi[1:, None], xi[None, 1:]] - integral[yi[:-1, None], xi[None, 1:]]
-            - integral[yi[1:, None], xi[None, :-1]] + integral[yi[:-1, None], xi[None, :-1]])
+    """Sums over the cells between consecutive xs and ys (an integral image, clipped to it): (..., rows, cols).
+
+    Leading axes of xs and ys broadcast, so many lattices are summed at once (see _coarse_lattice).
+    """
+    xi = np.clip(np.round(xs).astype(int), 0, integral.shape[1] - 1)[..., None, :]
+    yi = np.clip(np.round(ys).astype(int), 0, integral.shape[0] - 1)[..., :, None]
+    at = integral[yi, xi]  # (..., row line, column line)
+    return at[..., 1:, 1:] - at[..., :-1, 1:] - at[..., 1:, :-1] + at[..., :-1, :-1]
 
 
 class SideEnergy:
@@ -420,10 +421,7 @@ def _coarse_lattice(blob_sums: np.ndarray, box: tuple, p: float):
     nx, ny = int(np.ceil((x1 - x0) / p)) + 2, int(np.ceil((y1 - y0) / p)) + 2
     xs = x0 - p + offsets[:, None] + p * np.arange(nx + 1)[None]  # (offset, line)
     ys = y0 - p + offsets[:, None] + p * np.arange(ny + 1)[None]
-    xi = np.clip(np.round(xs).astype(int), 0, blob_sums.shape[1] - 1)
-    yi = np.clip(np.round(ys).astype(int), 0, blob_sums.shape[0] - 1)
-    at = blob_sums[yi[:, None, :, None], xi[None, :, None, :]]  # (oy, ox, row line, column line)
-    cover = (at[:, :, 1:, 1:] - at[:, :, :-1, 1:] - at[:, :, 1:, :-1] + at[:, :, :-1, :-1]) / (p * p)
+    cover = _box_sums(blob_sums, xs[None], ys[:, None]) / (p * p)  # (y offset, x offset, row, column)
     used = cover > 0.05
     crisp = np.where(used, np.abs(2 * cover - 1) - 0.5, 0.0).sum(axis=(2, 3))
     oy, ox = np.unravel_index(int(np.argmax(crisp)), crisp.shape)
