@@ -62,6 +62,17 @@ def test_bar_marks_the_target_share_of_wrong_unless_too_many_right(rows, wrong_m
         assert bar == 0.0
 
 
+def test_shipped_model_carries_bars_chosen_out_of_fold():
+    info = default_models().info
+    bars = Doubt.from_info(info)
+    assert 0.5 < bars.terrain_below < 1.0 and 0.5 < bars.crowns_below < 1.0
+    for which in ("terrain", "crowns"):
+        held = info["doubt_out_of_fold"][which]
+        assert held["wrong"] > 0
+        assert held["right_marked"] <= 0.04 + 1e-9  # a player is not asked to check more than 1 square in 25
+        assert held["wrong_marked"] > held["right_marked"]
+
+
 @pytest.fixture(scope="module")
 def boards():
     return {b.board_id: (b, cv2.imread(str(b.image))) for b in load_boards(TEST_DATA / "recognition")}
@@ -77,3 +88,33 @@ def test_the_reader_marks_with_its_models_bars(boards):
     assert reading.doubt == Doubt(1.01, 1.01)
     assert len(reading.kingdom.uncertain()) == 25 > len(plain.kingdom.uncertain())
     assert [(s.terrain, s.crowns) for _, s in reading.kingdom.squares()] == [(s.terrain, s.crowns) for _, s in plain.kingdom.squares()]
+
+
+def test_clean_boards_ask_for_few_checks(boards):
+    # Each bar marks at most 4% of right squares out of fold; both together, and the decoder, stay near that.
+    marked = 0
+    for board, image in boards.values():
+        reading = read_board(image)
+        assert reading.doubt == Doubt.from_info(default_models().info)
+        assert not [p for p, sq in board.kingdom.squares() if (reading.kingdom[p].terrain, reading.kingdom[p].crowns)
+                    != (sq.terrain, sq.crowns)]
+        marked += len(reading.kingdom.uncertain())
+    assert marked <= 0.1 * 25 * len(boards)
+
+
+def test_bars_mark_the_misreads_of_a_soft_washed_out_photo(boards):
+    """A far, soft, washed-out photo: the decoder alone is sure of confident misreads; the bars mark them."""
+    tally = {"bars": [0, 0, 0, 0], "decoder": [0, 0, 0, 0]}  # wrong, wrong marked, right, right marked
+    models = default_models()
+    for board, image in boards.values():
+        washed = cv2.addWeighted(cv2.GaussianBlur(image, (0, 0), 3.0), 0.65, np.full_like(image, 235), 0.35, 0)
+        for key, m in (("bars", models), ("decoder", dataclasses.replace(models, info={}))):
+            read = read_board(washed, models=m).kingdom
+            for p, sq in board.kingdom.squares():
+                ok = (read[p].terrain, read[p].crowns) == (sq.terrain, sq.crowns)
+                tally[key][0 if not ok else 2] += 1
+                tally[key][1 if not ok else 3] += read[p].uncertain
+    wrong, wrong_marked, right, right_marked = tally["bars"]
+    assert wrong >= 10, "the change should cause misreads"
+    assert wrong_marked / wrong >= 0.75 and wrong_marked / wrong > 2 * right_marked / right
+    assert wrong_marked > tally["decoder"][1]
