@@ -118,3 +118,28 @@ def test_bars_mark_the_misreads_of_a_soft_washed_out_photo(boards):
     assert wrong >= 10, "the change should cause misreads"
     assert wrong_marked / wrong >= 0.75 and wrong_marked / wrong > 2 * right_marked / right
     assert wrong_marked > tally["decoder"][1]
+
+
+def test_the_bars_marks_are_kept_apart_from_the_decoders(boards):
+    """Bars marking every square leave the count of the decoder's doubts as it was."""
+    models = default_models()
+    board, image = boards["2"]
+    plain = read_board(image, models=dataclasses.replace(models, info={}))
+    everything = read_board(image, models=dataclasses.replace(models, info={"doubt": Doubt(1.01, 1.01).to_info()}))
+    assert plain.marked_by_bars == frozenset()
+    assert len(everything.kingdom.uncertain()) == 25
+    assert everything.marked_by_bars == frozenset(everything.kingdom.uncertain()) - frozenset(plain.kingdom.uncertain())
+    assert everything.decoder_doubts() == plain.decoder_doubts() == len(plain.kingdom.uncertain())
+
+
+def test_a_square_hidden_by_the_castle_counts_as_the_decoders_doubt_even_when_a_bar_marked_it(boards):
+    from kscore.vision.read.reader import read_with_unseen
+
+    models = default_models()
+    board, image = boards["2"]
+    everything = read_board(image, models=dataclasses.replace(models, info={"doubt": Doubt(1.01, 1.01).to_info()}))
+    hidden = {(0, 0): 0.5, (0, 1): 0.3}
+    again = read_with_unseen(everything, hidden, None)
+    assert set(hidden) <= set(again.kingdom.uncertain())
+    assert not set(hidden) & again.marked_by_bars
+    assert again.decoder_doubts() >= len(hidden)

@@ -162,7 +162,7 @@ class EvalReport:
 def _read(board: LabelledBoard, image: np.ndarray, models: Models, tileset: TileSet | None) -> BoardResult:
     start = time.perf_counter()
     terrain_probs, crown_probs = square_probabilities(image, board.kingdom.size, models)
-    kingdom, changes = decode_probabilities(terrain_probs, crown_probs, tileset, board.board_id, Doubt.from_info(models.info))
+    kingdom, changes, _ = decode_probabilities(terrain_probs, crown_probs, tileset, board.board_id, Doubt.from_info(models.info))
     return BoardResult(board.board_id, board.kingdom, kingdom, time.perf_counter() - start, changes)
 
 

@@ -100,8 +100,8 @@ def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile
                 terrain[r, c] /= terrain[r, c].sum()
     one_castle(terrain)
     doubt = Doubt.from_info(models.info)
-    kingdom, changes = decode_probabilities(terrain, crowns, tileset, name, doubt)
-    return BoardReading(kingdom, terrain, crowns, changes, doubt)
+    kingdom, changes, by_bars = decode_probabilities(terrain, crowns, tileset, name, doubt)
+    return BoardReading(kingdom, terrain, crowns, changes, doubt, by_bars)
 
 
 __all__ = ["cut_cells", "cell_probabilities", "read_cells"]

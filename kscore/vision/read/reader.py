@@ -31,6 +31,13 @@ class BoardReading:
     crown_probs: np.ndarray  # (size, size, 4), P(0..3 crowns)
     changes: list[str] = field(default_factory=list)  # what the decoder changed, and why
     doubt: Doubt | None = None  # the models' bars for marking `?` (kept for re-reading)
+    # The squares `?` only because a classifier was under its bar. They ask the player to look, but
+    # say little about whether the grid frames a kingdom: the decoder's doubts do (see decoder_doubts).
+    marked_by_bars: frozenset[Position] = frozenset()
+
+    def decoder_doubts(self) -> int:
+        """How many squares are `?` for the decoder's reasons (legal readings disagree, not seen whole)."""
+        return len(self.kingdom.uncertain()) - len(self.marked_by_bars)
 
 
 @lru_cache(maxsize=1)
@@ -50,13 +57,16 @@ def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tu
 
 
 def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, tileset: TileSet | None, name: str = "",
-                         doubt: Doubt | None = None) -> tuple[Kingdom, list[str]]:
+                         doubt: Doubt | None = None) -> tuple[Kingdom, list[str], frozenset[Position]]:
     """The tile-set decoder's reading (tile set None: its plain per-square reading).
 
-    `?` where the decoder doubts, and where a classifier's top probability is under its bar in `doubt`.
+    `?` where the decoder doubts, and where a classifier's top probability is under its bar in `doubt`;
+    the third item is the squares marked by the bars alone.
     """
     decoding = decode(terrain_probs, crown_probs, tileset, name)
-    return mark_doubts(decoding.kingdom, terrain_probs, crown_probs, doubt), list(decoding.changes)
+    kingdom = mark_doubts(decoding.kingdom, terrain_probs, crown_probs, doubt)
+    by_bars = frozenset(kingdom.uncertain()) - frozenset(decoding.kingdom.uncertain())
+    return kingdom, list(decoding.changes), by_bars
 
 
 def read_board(
@@ -70,8 +80,8 @@ def read_board(
     models = models if models is not None else default_models()
     terrain_probs, crown_probs = square_probabilities(image_bgr, size, models)
     doubt = Doubt.from_info(models.info)
-    kingdom, changes = decode_probabilities(terrain_probs, crown_probs, tileset, name, doubt)
-    return BoardReading(kingdom, terrain_probs, crown_probs, changes, doubt)
+    kingdom, changes, by_bars = decode_probabilities(terrain_probs, crown_probs, tileset, name, doubt)
+    return BoardReading(kingdom, terrain_probs, crown_probs, changes, doubt, by_bars)
 
 
 def read_with_unseen(reading: BoardReading, unseen: dict[Position, float], tileset: TileSet | None,
@@ -88,14 +98,14 @@ def read_with_unseen(reading: BoardReading, unseen: dict[Position, float], tiles
     for (r, c), share in unseen.items():
         terrain[r, c] = (1 - share) * terrain[r, c] + share * terrain_prior
         crowns[r, c] = (1 - share) * crowns[r, c] + share * crown_prior
-    kingdom, changes = decode_probabilities(terrain, crowns, tileset, name, reading.doubt)
+    kingdom, changes, by_bars = decode_probabilities(terrain, crowns, tileset, name, reading.doubt)
     for p in unseen:
         kingdom = kingdom.with_square(p, replace(kingdom[p], uncertain=True))
     if unseen:
         them = "them" if len(unseen) > 1 else "it"
         changes.append(f"{'; '.join(square_name(p) for p in sorted(unseen))}: a standing castle hides {them} from"
                        " where the photo was taken; check by eye")
-    return BoardReading(kingdom, terrain, crowns, changes, reading.doubt)
+    return BoardReading(kingdom, terrain, crowns, changes, reading.doubt, by_bars - frozenset(unseen))
 
 
 @lru_cache(maxsize=4)
