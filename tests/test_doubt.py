@@ -121,7 +121,9 @@ def test_bars_mark_the_misreads_of_a_soft_washed_out_photo(boards):
 
 
 def test_the_bars_marks_are_kept_apart_from_the_decoders(boards):
-    """Bars marking every square leave the count of the decoder's doubts as it was."""
+    """The pipeline decides a re-look on the decoder's doubts only: bars marking every square change nothing there."""
+    from kscore.app.pipeline import SURE_READING, _plausibility
+
     models = default_models()
     board, image = boards["2"]
     plain = read_board(image, models=dataclasses.replace(models, info={}))
@@ -130,6 +132,8 @@ def test_the_bars_marks_are_kept_apart_from_the_decoders(boards):
     assert len(everything.kingdom.uncertain()) == 25
     assert everything.marked_by_bars == frozenset(everything.kingdom.uncertain()) - frozenset(plain.kingdom.uncertain())
     assert everything.decoder_doubts() == plain.decoder_doubts() == len(plain.kingdom.uncertain())
+    assert _plausibility(everything) == _plausibility(plain) >= SURE_READING
+    assert _plausibility(everything, per_tile=True) == _plausibility(plain, per_tile=True)
 
 
 def test_a_square_hidden_by_the_castle_counts_as_the_decoders_doubt_even_when_a_bar_marked_it(boards):
