@@ -11,7 +11,9 @@ the decoder: what is lost here is reading's share of eval_loose's losses.
 Printed: tile squares right (terrain, crowns off the castle, both), terrain
 right before the decoder, the extent's squares right as eval_loose counts them
 (empty squares included), exact scores, wrong scores showing a '?', and the
-same by surface, glare (veils over the tiles) and light (colour cast).
+same by surface, glare (veils over the tiles) and light (colour cast). The
+'?' marks are counted twice: as read (the decoder's and the doubt bars') and
+with the decoder's alone (the same probabilities decoded without the bars).
 
 --holdout: the recogniser is fitted (`train.fit_models`, boards + the first
 --phone-per-class phone squares of each label) without every 3rd kingdom of the
@@ -44,6 +46,7 @@ from kscore.lab.evaluate_squares import MarkTally  # noqa: E402
 from kscore.lab.loose_scenes import SquareBank, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.read.cells import read_cells  # noqa: E402
+from kscore.vision.read.reader import decode_probabilities  # noqa: E402
 from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
 
 #: Flat castles the holdout's recogniser trains on are the first N phone castles; the scenes take them from here on.
@@ -67,7 +70,10 @@ class Tally:
 
 
 def holdout_models(data: Path, phone_per_class: int):
-    """Models fitted without every 3rd kingdom of the boards (and their names), as eval_loose --holdout splits them."""
+    """Models fitted without every 3rd kingdom of the boards (and their names), as eval_loose --holdout splits them.
+
+    With their doubt bars chosen out of fold, as `kscore train --doubt-bars` does.
+    """
     from kscore.lab.train import fit_models, load_board_samples, load_phone_samples, single_threaded
 
     boards = load_boards(data / "kingdomino")
@@ -75,7 +81,7 @@ def holdout_models(data: Path, phone_per_class: int):
     with single_threaded():
         samples = [s for s in load_board_samples(data / "kingdomino") if s.group not in held_out]
         samples += load_phone_samples(data / "tiles-phone", phone_per_class or None)
-        return fit_models(samples), held_out
+        return fit_models(samples, doubt_bars=True), held_out
 
 
 def main(argv=None) -> int:
@@ -116,6 +122,8 @@ def main(argv=None) -> int:
     slices: dict = collections.defaultdict(Tally)
     raw_terrain = extent_right = extent_squares = flagged = wrong = 0
     marks = MarkTally()  # over the extent's squares, empty ones too
+    decoder_marks = MarkTally()  # the same, marked by the decoder alone (no bars)
+    decoder_flagged = 0
     times = []
     for s in range(args.scenes):
         scene = make_loose_scene(bank, rng)
@@ -124,12 +132,14 @@ def main(argv=None) -> int:
         reading = read_cells(scene.image, scene.quads, {p: 1.0 for p in scene.quads}, size, tileset, models=models)
         times.append(time.perf_counter() - start)
         got = reading.kingdom
+        by_decoder = decode_probabilities(reading.terrain_probs, reading.crown_probs, tileset)[0]
         one = Tally()
         one.scenes = 1
         for r, row in enumerate(scene.rows):
             for c, sq in enumerate(row):
                 read = got[(r, c)]
                 marks.add(sq, read)
+                decoder_marks.add(sq, by_decoder[(r, c)])
                 extent_squares += 1
                 extent_right += (read.terrain, read.crowns) == (sq.terrain, sq.crowns)
                 if sq.terrain is Terrain.EMPTY:
@@ -148,6 +158,7 @@ def main(argv=None) -> int:
         if not one.exact:
             wrong += 1
             flagged += bool(got.uncertain())
+            decoder_flagged += bool(by_decoder.uncertain())
             if args.list:
                 print(f"  scene {s} ({scene.surface}, {scene.light}, glare {scene.glare},"
                       f" {len(scene.rows)}x{len(scene.rows[0])}): truth {scene.score}, read {points},"
@@ -164,8 +175,9 @@ def main(argv=None) -> int:
     print(f"extent squares right (as eval_loose counts, empty ones too): {extent_right}/{extent_squares}"
           f" = {extent_right / extent_squares:.1%}")
     print(f"exact scores:        {total.exact}/{n} = {total.exact / n:.1%}")
-    print(f"wrong scores with a '?' square: {flagged}/{wrong}")
+    print(f"wrong scores with a '?' square: {flagged}/{wrong} (the decoder's marks alone: {decoder_flagged}/{wrong})")
     print(f"extent {marks.line()}")
+    print(f"  the decoder's alone: {decoder_marks.line()}")
     print(f"reading time per scene: median {np.median(times) * 1000:.0f} ms")
     print(f"{'':<18}{'scenes':>6} {'tiles':>6} {'terrain':>8} {'crowns':>8} {'both':>8} exact")
     for key in sorted(slices):
