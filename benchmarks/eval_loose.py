@@ -126,10 +126,12 @@ def main(argv=None) -> int:
         else:
             false_finds += len(read)
             by_surface[scene.surface][3] += len(read)
-        extra = [occupied_extent(k.kingdom) for i, k in enumerate(read) if not (ok and i == best[1])]
+        extra = [(*occupied_extent(k.kingdom), len(k.kingdom.castles())) for i, k in enumerate(read)
+                 if not (ok and i == best[1])]
         if args.list and (not is_exact or extra):
-            got = "not found" if not ok else f"score {kingdom_points(read[best[1]].kingdom)}, squares {best[0]}/{truth.squares}"
-            also = f"; false finds {', '.join(f'{r}x{c}' for r, c in extra)}" if extra else ""
+            got = "not found" if not ok else (f"score {kingdom_points(read[best[1]].kingdom)}, squares {best[0]}/{truth.squares}"
+                                              f", {len(read[best[1]].kingdom.castles())} castle(s)")
+            also = f"; false finds {', '.join(f'{r}x{c} ({n} castles)' for r, c, n in extra)}" if extra else ""
             print(f"  scene {s} ({scene.surface}, {len(scene.rows)}x{len(scene.rows[0])} of {scene.size}x{scene.size},"
                   f" {scene.strays} strays, pitch {scene.pitch:.0f}): truth {scene.score}, {got}{also}")
         if args.save and not is_exact:

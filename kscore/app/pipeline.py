@@ -145,6 +145,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
                 break
         if found_here is not None:  # None: a second grid over a kingdom already read tile by tile (said once)
             read.append(found_here)
+    read, notes = not_kingdoms(read)
     if len(read) < len(complete):  # named again: "photo", not "photo-1" alone
         read = [replace(k, kingdom=replace(k.kingdom, name=n)) for k, n in zip(read, kingdom_names(path.stem, len(read)))]
     return PhotoGame(
@@ -156,7 +157,68 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         partial=partial,
         seconds=time.perf_counter() - start,
         photo_size=photo.size,
+        notes=tuple(notes),
     )
+
+
+#: A find whose squares are under this share of the surest kingdom's, or over its inverse, is not a
+#: kingdom: every tile in the box is the same size, so kingdoms in one photo show about the same
+#: square (a photo from a chair makes the far ones smaller, not by half). Grids laid across strays
+#: came out at 0.33-0.46 of the kingdom's square; a real kingdom of eval_synthetic's at 0.59.
+SAME_SQUARE = 0.5
+#: Fewest tile squares of a kingdom beside another: a castle and one domino (a find of one domino's
+#: two squares is a stray, whatever it reads).
+LEAST_TILES = 3
+
+
+def square_side(found: PhotoKingdom) -> float:
+    """A found kingdom's square side in photo pixels (its frame's corners span kingdom.size squares)."""
+    import cv2
+    import numpy as np
+
+    area = abs(float(cv2.contourArea(np.float32(found.corners).reshape(-1, 1, 2))))
+    return area**0.5 / found.kingdom.size
+
+
+def tile_squares(kingdom: Kingdom) -> int:
+    return sum(square.terrain is not Terrain.EMPTY for _, square in kingdom.squares())
+
+
+def not_kingdoms(read: list[PhotoKingdom]) -> tuple[list[PhotoKingdom], list[str]]:
+    """The finds the box rules out as kingdoms, when the photo shows a real one: (kept, what was left out).
+
+    A player's kingdom is exactly one castle with dominoes around it, and every
+    tile is the same size. So once a find reads exactly one castle (an anchor),
+    a find beside it whose squares are far from the anchor's in size (a small
+    grid laid across two strays, read as five castles or none), that holds
+    fewer tiles than a castle and a domino (a stray read as a castle), or that
+    was found tile by tile and reads several castles is not scored, and said
+    so. A grid (a neat square block, kscore.vision.find.localise) reading no
+    castle or several beside a kingdom is kept: on photos of several kingdoms
+    that is a real kingdom whose castle was misread more often than not
+    (eval_synthetic --score lost one of 154). With no anchor every find is
+    kept: a lone kingdom whose castle was misread is still scored.
+    """
+    anchors = [k for k in read if len(k.kingdom.castles()) == 1 and tile_squares(k.kingdom) >= LEAST_TILES]
+    if not anchors:
+        return read, []
+    surest = max(anchors, key=lambda k: tile_squares(k.kingdom))
+    side = square_side(surest)
+    kept, notes = [], []
+    for found in read:
+        castles, tiles = len(found.kingdom.castles()), tile_squares(found.kingdom)
+        ratio = square_side(found) / side
+        if castles != 1 and found.extent is not None:
+            why = f"it reads {castles or 'no'} castle{'s' if castles != 1 else ''} (a kingdom has one)"
+        elif tiles < LEAST_TILES:
+            why = "it is no more than a domino (a kingdom is a castle and dominoes)"
+        elif not SAME_SQUARE <= ratio <= 1 / SAME_SQUARE:
+            why = f"its squares are {ratio:.1f} times the kingdom's (tiles are all one size)"
+        else:
+            kept.append(found)
+            continue
+        notes.append(f"{tiles} tile square(s) beside the kingdom: not a kingdom, {why}; not scored")
+    return kept, notes
 
 
 #: Share of a grid's squares a kingdom found tile by tile inside it must span to replace it (a 4x4 kingdom
@@ -256,12 +318,12 @@ def read_loose_photo(photo, rules: GameRules, models=None, start: float | None =
     if not kingdoms:
         return None
     kingdoms.sort(key=lambda k: (round(k[0][:, 1].mean() / (photo.size[1] / 4)), k[0][:, 0].mean()))
-    names = kingdom_names(Path(photo.path).stem, len(kingdoms))
-    read = []
-    for (corners, group, reading), name in zip(kingdoms, names):
-        kingdom = replace(reading.kingdom, name=name)
-        read.append(PhotoKingdom(kingdom, tuple(tuple(float(v) for v in c) for c in corners.round(1)),
-                                 tuple(reading.changes), group.extent))
+    read = [PhotoKingdom(reading.kingdom, tuple(tuple(float(v) for v in c) for c in corners.round(1)),
+                         tuple(reading.changes), group.extent) for corners, group, reading in kingdoms]
+    read, left_out = not_kingdoms(read)
+    notes += left_out
+    names = kingdom_names(Path(photo.path).stem, len(read))
+    read = [replace(k, kingdom=replace(k.kingdom, name=name)) for k, name in zip(read, names)]
     return PhotoGame(rules, tuple(k.kingdom for k in read), str(photo.path), {}, found=tuple(read), partial=partial,
                      seconds=time.perf_counter() - start, photo_size=photo.size, notes=tuple(notes))
 
