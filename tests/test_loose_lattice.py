@@ -29,6 +29,20 @@ def _photo(scene, name: str = "scene.jpg") -> Photo:
     return Photo(Path(name), scene.image, (scene.image.shape[1], scene.image.shape[0]))
 
 
+#: The generator's state before scene 20 of `eval_loose.py --seed 7 --dominoes 1-3`: kept so a test draws
+#: that one scene, not the 20 before it.
+SEED7_IN_PROGRESS_20 = {"bit_generator": "PCG64",
+                        "state": {"state": 14787350066440218601232374009383807225,
+                                  "inc": 261136684632268670825940853076396136793},
+                        "has_uint32": 0, "uinteger": 2097447321}
+
+
+def _scene_from(bank, state: dict, **options):
+    rng = np.random.default_rng()
+    rng.bit_generator.state = state
+    return make_loose_scene(bank, rng, **options)
+
+
 def _scene(bank, seed: int, index: int, **options):
     """Scene `index` of a run of make_loose_scene from `seed` (what benchmarks/eval_loose.py draws)."""
     rng = np.random.default_rng(seed)
@@ -113,3 +127,15 @@ def test_a_castle_the_tile_mask_missed_is_found_beside_its_one_domino(bank):
     read = [[found.kingdom[(r, c)].terrain for c in range(2)] for r in range(2)]
     assert read == truth  # the castle beside the lake, where it lies; no castle invented elsewhere
     assert found.kingdom.castles() == [(0, 0)]
+
+
+def test_the_pitch_is_a_peak_of_the_autocorrelation_not_the_search_ranges_end(bank):
+    # Round one on cloth (a castle and one domino, two strays): the edges' autocorrelation falls from
+    # lag 0 through the weave and the print, and the box's bound (7 squares across the largest piece)
+    # cut that slope, so its highest point was the bound: a quarter of the square (40 px for 143).
+    scene = _scene_from(bank, SEED7_IN_PROGRESS_20, dominoes=(1, 3))
+    assert (scene.surface, len(scene.rows), len(scene.rows[0])) == ("cloth", 2, 2)
+    groups = find_loose(_photo(scene))
+    assert groups
+    assert all(abs(g.pitch / scene.pitch - 1) < 0.1 for g in groups)
+

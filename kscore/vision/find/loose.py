@@ -79,6 +79,9 @@ HOLE_SQUARES = 0.5
 PIECE_SOLIDITY = 0.85
 #: Largest extent a kingdom may have (7x7, Mighty Duel).
 MAX_EXTENT = 7
+#: Squares a kingdom's piece of tiles may span beyond its extent (gaps between tiles, dominoes laid a
+#: quarter square off or turned): a 7x7 laid by hand spans up to ~7.8 squares.
+SPAN_SLACK = 1.5
 #: Fewest working-image pixels a square may have (a kingdom read needs far more; under this, texture).
 MIN_PITCH = 8
 #: Offsets tried per axis for the coarse lattice (each cell is then fitted on its own).
@@ -212,17 +215,21 @@ def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: float, hei
     acy = _autocorrelation((gy * band).T)
     n = min(len(acx), len(acy))
     ac = acx[:n] + acy[:n]
-    lo = int(max(width / (MAX_EXTENT + 0.5), height / (MAX_EXTENT + 0.5), np.sqrt(area / (MAX_EXTENT**2 + 12)),
+    lo = int(max(width / (MAX_EXTENT + SPAN_SLACK), height / (MAX_EXTENT + SPAN_SLACK), np.sqrt(area / (MAX_EXTENT**2 + 12)),
                  MIN_PITCH))
     hi = min(int(min(width, height) / 0.85), n - 2)  # at least one square
     if hi <= lo + 2:
         return None
-    k = lo + int(np.argmax(ac[lo:hi]))
+    # A period is a peak, not the search range's end: edges' autocorrelation falls from lag 0 through the
+    # print's and the table's fine texture (a cloth's weave, a carpet's dots), and where the box's bounds
+    # cut that slope its highest point is the bound itself (a 2x2 kingdom read at a quarter of its pitch).
+    peaks = [k for k in range(max(lo, 1), hi) if ac[k] > ac[k - 1] and ac[k] >= ac[k + 1]]
+    k = max(peaks, key=lambda j: ac[j]) if peaks else lo + int(np.argmax(ac[lo:hi]))
     if ac[k] <= 0:
         return None
     a, b, c = ac[k - 1], ac[k], ac[k + 1]
     den = a - 2 * b + c
-    return float(k + (np.clip(0.5 * (a - c) / den, -0.5, 0.5) if den < 0 else 0.0))  # a peak at the range's end: flat
+    return float(k + (np.clip(0.5 * (a - c) / den, -0.5, 0.5) if den < 0 else 0.0))
 
 
 def _box_sums(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
