@@ -139,3 +139,19 @@ def test_the_pitch_is_a_peak_of_the_autocorrelation_not_the_search_ranges_end(ba
     assert groups
     assert all(abs(g.pitch / scene.pitch - 1) < 0.1 for g in groups)
 
+
+def test_tiles_past_a_grid_on_its_lattice_are_counted():
+    from kscore.vision.find.lattice import squares_beyond
+
+    fg = np.zeros((900, 900), np.float32)
+    fg[100:700, 100:700] = 1.0  # a 6x6 kingdom of 100 px squares
+    grid = np.float64([[100, 100], [600, 100], [600, 600], [100, 600]])  # 5x5 of it, top left
+    assert squares_beyond(fg, grid, 5) == 11  # its last row and column
+    fg[:] = 0
+    fg[100:600, 100:600] = 1.0
+    fg[620:700, 200:400] = 1.0  # a domino laid against its side, a fifth of a square off: on its lattice
+    assert squares_beyond(fg, grid, 5) == 2
+    fg[620:700, 200:400] = 0
+    fg[750:850, 200:400] = 1.0  # a stray a square and a half off: beside the grid lies table
+    assert squares_beyond(fg, grid, 5) == 0
+

@@ -411,3 +411,28 @@ def fit_seam_homography(image: np.ndarray, quad: Quad, size: int, min_strength: 
         return quad  # ran away: not the lattice the coarse fit found
     back = cv2.perspectiveTransform(view_pts.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(hom))
     return back.reshape(4, 2)
+
+
+# ---------------------------------------------------------------- beyond the grid
+
+#: Mean foreground of a square's middle above which a square just outside a grid is tile.
+BEYOND_TILE = 0.6
+
+
+def squares_beyond(fg: np.ndarray, quad: Quad, size: int) -> int:
+    """How many squares of the ring just outside a size x size grid are tile (fg: the foreground map).
+
+    The outline of a square block frames a 6x6 kingdom of a 7x7 game, laid by
+    hand, as 5x5: the tiles go on past the grid, on its lattice. Beside a whole
+    kingdom lies table (or a stray domino, further off). Each square's middle
+    (its central 60%) is looked at, in a view of 8 px a square: cheap.
+    """
+    n, px = size + 2, 8
+    grown = shifted(quad, size, -1, -1, n)
+    side = n * px
+    hom = cv2.getPerspectiveTransform(np.float32(grown), np.float32([[0, 0], [side, 0], [side, side], [0, side]]))
+    view = cv2.warpPerspective(fg.astype(np.float32), hom, (side, side), flags=cv2.INTER_AREA)
+    middle = view.reshape(n, px, n, px)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))  # (row, col)
+    ring = np.ones((n, n), bool)
+    ring[1:-1, 1:-1] = False
+    return int(np.sum(ring & (middle >= BEYOND_TILE)))

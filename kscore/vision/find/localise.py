@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from kscore.vision.geometry import Quad, photo_order, quad_area, side_length, side_lengths
-from kscore.vision.find.lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, fit_seam_homography, lattice_evidence, refine_lattice, seam_energy, seam_samples, seam_segments, shifted
+from kscore.vision.find.lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, fit_seam_homography, lattice_evidence, refine_lattice, seam_energy, seam_samples, seam_segments, shifted, squares_beyond
 from kscore.vision.load import Photo
 
 WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
@@ -95,6 +95,9 @@ class FoundBoard:
     seams: float = 0.0  # share of inner tile edges showing a seam
     contrast: float = 0.0  # edge strength on the seams / inside the squares
     cut: tuple[str, ...] = ()  # the photo's edges a partial board runs off: "left", "right", "top", "bottom"
+    #: Squares of the ring just outside a 5x5 grid that are tile (lattice.squares_beyond): a kingdom of a
+    #: 7x7 game larger than the square block its outline framed goes on past it.
+    beyond: int = 0
 
 
 @dataclass(frozen=True)
@@ -765,8 +768,9 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         return _cut_board(work, blob, outline, fit, past, to_original)
     # Past an edge by over a third of a square: the grid runs off the photo.
     off = _sides_past(best, w, h, np.sqrt(quad_area(best)) / best_fit.size / 3)
+    beyond = squares_beyond(fg, best, best_fit.size) if best_fit.size == 5 and not off else 0
     return FoundBoard(photo_order(best)[0] * to_original, best_fit.size, bool(off), _cut_text(off), best_fit.seams,
-                      best_fit.contrast, tuple(off))
+                      best_fit.contrast, tuple(off), beyond)
 
 
 def _cut_board(work, blob: np.ndarray, outline: Quad, fit, sides: list[str], to_original: float) -> FoundBoard | None:
