@@ -29,12 +29,16 @@ def _photo(scene, name: str = "scene.jpg") -> Photo:
     return Photo(Path(name), scene.image, (scene.image.shape[1], scene.image.shape[0]))
 
 
-#: The generator's state before scene 20 of `eval_loose.py --seed 7 --dominoes 1-3`: kept so a test draws
-#: that one scene, not the 20 before it.
+#: The generator's state before scene 20 of `eval_loose.py --seed 7 --dominoes 1-3` and of `eval_loose.py
+#: --seed 21 --size 7 --on stone --dominoes 1-24`: kept so a test draws that one scene, not the 20 before it.
 SEED7_IN_PROGRESS_20 = {"bit_generator": "PCG64",
                         "state": {"state": 14787350066440218601232374009383807225,
                                   "inc": 261136684632268670825940853076396136793},
                         "has_uint32": 0, "uinteger": 2097447321}
+SEED21_DUEL_ON_STONE_20 = {"bit_generator": "PCG64",
+                           "state": {"state": 157173759737577851570705188199248708074,
+                                     "inc": 309141390015141504862174807861076180645},
+                           "has_uint32": 0, "uinteger": 3263386292}
 
 
 def _scene_from(bank, state: dict, **options):
@@ -155,3 +159,13 @@ def test_tiles_past_a_grid_on_its_lattice_are_counted():
     fg[750:850, 200:400] = 1.0  # a stray a square and a half off: beside the grid lies table
     assert squares_beyond(fg, grid, 5) == 0
 
+
+def test_a_6x6_kingdom_of_a_7x7_game_framed_5x5_by_its_outline_is_read_whole(bank):
+    # A Mighty Duel game on beige speckled stone after 8 or so rounds, 6x6, laid by hand. The outline of a
+    # square block framed 5x5 of it (castle inside, so that reading looked sure) and the rest was lost;
+    # the grey castle is half outside the tile mask and read as table in the kingdom found tile by tile.
+    scene = _scene_from(bank, SEED21_DUEL_ON_STONE_20, size=7, surface="stone", dominoes=(1, 24))
+    assert (len(scene.rows), len(scene.rows[0])) == (6, 6)
+    (found,) = read_loaded_photo(_photo(scene)).found
+    assert found.extent == (6, 6) and found.kingdom.size == 7
+    assert len(found.kingdom.castles()) == 1

@@ -119,7 +119,10 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         # A grid of 5x5 or 7x7 squares laid over a kingdom that does not fill it (a 4x4 one
         # laid by hand, rows of table taken in): the kingdom found tile by tile inside it
         # replaces it when its reading is the more plausible one.
-        if _plausibility(reading) >= SURE_READING:
+        # A 5x5 grid with tiles past it on its lattice (localise: FoundBoard.beyond) may frame part of a
+        # larger kingdom of a 7x7 game (6x6, laid by hand): the kingdom found tile by tile decides.
+        grows = board.size == 5 and board.beyond >= BEYOND_SQUARES
+        if _plausibility(reading) >= SURE_READING and not grows:
             read.append(found_here)
             continue
         if loose is None:
@@ -136,8 +139,11 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
             # this test: a tight crop's grid on a mat lost a row to a misaligned group without it.
             covers = (rows * cols >= COVER_SHARE * size**2
                       or (frame is None and squares_on_grid(board.corners, board.size, group) < ON_GRID_SHARE))
+            # The box's rule: a kingdom wider than 5 squares either way is a 7x7 game's; one with its one castle
+            # lying over the grid is the kingdom the grid framed in part, however the doubts compare.
+            larger = grows and max(rows, cols) > 5 and len(reading_l.kingdom.castles()) == 1
             if (covers and _overlap(board.corners, group.corners) >= OVERLAP_SHARE
-                    and _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True)):
+                    and (larger or _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True))):
                 found_here = None if i in replaced else PhotoKingdom(
                     replace(reading_l.kingdom, name=name), tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
                     tuple(reading_l.changes), group.extent)
@@ -227,6 +233,10 @@ COVER_SHARE = 0.5
 #: A grid's reading this plausible (one castle, at most 2 squares in doubt) is kept without looking
 #: for the kingdom tile by tile (which costs as much again as finding the grid).
 SURE_READING = (True, -2)
+
+
+#: Tile squares just outside a 5x5 grid from which the kingdom may be larger than it (a 7x7 game's).
+BEYOND_SQUARES = 2
 
 
 #: Share of the smaller of a grid's quad and a kingdom found tile by tile lying in the other, for the one to stand in
@@ -399,22 +409,49 @@ def castle_beside(photo, group, tileset, models=None):
     """
     from kscore.vision.read.cells import read_cells
 
-    if not group.ring:
+    inside = _open_beside_tiles(group)  # a castle the mask missed within the extent (a grey castle on stone)
+    ring = group.ring if max(_extent_of({**group.cells, **group.ring})[0]) <= 7 else {}  # a 7x7 can't grow
+    if not ring and not inside:
         return None
-    cells, tile = {**group.cells, **group.ring}, {**group.tile, **{p: MAYBE_TILE for p in group.ring}}
+    cells = {**group.cells, **ring}
+    tile = {**group.tile, **{p: MAYBE_TILE for p in (*ring, *inside)}}
     extent, shift = _extent_of(cells)
-    if max(extent) > 7:
-        return None
     moved = {(r + shift[0], c + shift[1]): q / photo.scale for (r, c), q in cells.items()}
     reading = read_cells(photo.image, moved, {(r + shift[0], c + shift[1]): t for (r, c), t in tile.items()},
                          frame_size(extent), tileset, "", models)
     castles = [(r - shift[0], c - shift[1]) for r, c in reading.kingdom.castles()]
-    if len(castles) != 1 or castles[0] not in group.ring:
+    if not castles:
+        # Read as table, the likeliest castle is still the castle when, were it a tile, it would be one:
+        # a kingdom has one (a grey castle on grey stone, half outside the tile mask, reads empty).
+        castles = _castle_if_tile(reading.terrain_probs, [(r + shift[0], c + shift[1]) for r, c in (*ring, *inside)])
+        castles = [(r - shift[0], c - shift[1]) for r, c in castles]
+    if len(castles) != 1 or castles[0] not in (*ring, *inside):
         return None
-    grown = _grown(group, castles[0])
+    grown = _grown(group, castles[0]) if castles[0] in ring else replace(group, tile={**group.tile, castles[0]: 1.0})
     reading = read_cells(photo.image, {p: q / photo.scale for p, q in grown.cells.items()}, grown.tile,
                          frame_size(grown.extent), tileset, "", models)
     return (grown, reading) if len(reading.kingdom.castles()) == 1 else None
+
+
+def _castle_if_tile(terrain_probs, places) -> list:
+    """The one place (of `places`) likeliest a castle among those a castle outranks every other tile terrain at."""
+    from kscore.game.kingdom import Terrain
+    from kscore.vision.read.classes import TERRAIN_CLASSES
+
+    castle, empty = TERRAIN_CLASSES.index(Terrain.CASTLE), TERRAIN_CLASSES.index(Terrain.EMPTY)
+    tiles = [i for i in range(len(TERRAIN_CLASSES)) if i != empty]
+    ranked = [(float(terrain_probs[p][castle]), p) for p in places
+              if max(tiles, key=lambda i: terrain_probs[p][i]) == castle]
+    return [max(ranked)[1]] if ranked else []
+
+
+def _open_beside_tiles(group) -> list:
+    """The group's squares inside its extent not surely tile that share a side with a tile."""
+    from kscore.vision.find.loose import TILE_SHARE
+
+    tiles = {p for p, t in group.tile.items() if t >= TILE_SHARE}
+    return [(r, c) for (r, c), t in group.tile.items() if t < TILE_SHARE
+            and {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)} & tiles]
 
 
 def _extent_of(cells) -> tuple[tuple[int, int], tuple[int, int]]:
