@@ -223,8 +223,9 @@ def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: float, hei
     # A period is a peak, not the search range's end: edges' autocorrelation falls from lag 0 through the
     # print's and the table's fine texture (a cloth's weave, a carpet's dots), and where the box's bounds
     # cut that slope its highest point is the bound itself (a 2x2 kingdom read at a quarter of its pitch).
-    peaks = [k for k in range(max(lo, 1), hi) if ac[k] > ac[k - 1] and ac[k] >= ac[k + 1]]
-    k = max(peaks, key=lambda j: ac[j]) if peaks else lo + int(np.argmax(ac[lo:hi]))
+    lags = np.arange(max(lo, 1), hi)
+    peaks = lags[(ac[lags] > ac[lags - 1]) & (ac[lags] >= ac[lags + 1])]
+    k = int(peaks[np.argmax(ac[peaks])]) if len(peaks) else lo + int(np.argmax(ac[lo:hi]))
     if ac[k] <= 0:
         return None
     a, b, c = ac[k - 1], ac[k], ac[k + 1]
