@@ -76,3 +76,19 @@ def test_the_grid_over_the_strays_is_not_scored_beside_the_kingdom(bank):
     assert [k.kingdom.size for k in game.found] == [7]
     assert len(game.found[0].kingdom.castles()) == 1
     assert any("not scored" in note for note in game.notes)
+
+
+def test_the_web_page_says_what_was_left_out(bank, tmp_path):
+    import cv2
+
+    from kscore.app.web.reading import read_upload
+    from kscore.game.rules import GameRules
+
+    scene = make_loose_scene(bank, np.random.default_rng(5))  # the scene above, as a file
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), scene.image)
+    views = tmp_path / "views"
+    views.mkdir()
+    reading = read_upload(photo, GameRules(), views)
+    assert len(reading.kingdoms) == 1
+    assert any(note.startswith("table.png: ") and "not scored" in note for note in reading.notes)
