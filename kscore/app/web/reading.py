@@ -48,5 +48,5 @@ def read_upload(photo: Path, rules: GameRules, views: Path) -> PhotoReading:
                                "view": view.name if ok else None})
         reading.notes += [f"{photo.name}: {change}" for change in found.changes]
     reading.notes += [f"{photo.name}: a kingdom {part.missing}; it is not scored" for part in game.partial]
-    reading.notes += [f"{photo.name}: {note}" for note in getattr(game, "notes", ())]  # strays, finds left out
+    reading.notes += [f"{photo.name}: {note}" for note in game.notes]  # strays, finds left out
     return reading
