@@ -102,6 +102,10 @@ TABLE_SHARE = 0.2
 #: times the table's 99th percentile counts as surely tile.
 TEXTURE_SHARE = 0.012
 TEXTURE_BAR = 2.0
+#: The chromaticity foreground's bar: this many times the table's 99th percentile distance from its median
+#: chromaticity, which is at least CHROMA_NOISE (JPEG noise on a plain table).
+CHROMA_BAR = 2.0
+CHROMA_NOISE = 0.01
 #: Mean foreground of a cell the tile mask misses above which the reader decides whether it is a tile.
 MAYBE_TILE = 0.5
 
@@ -152,6 +156,34 @@ def texture_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
     border = border_mask(h, w, max(2, int(strip * min(h, w))))
     bar = TEXTURE_BAR * max(float(np.percentile(detail[border], 99)), 1.0)
     return np.clip(detail / bar, 0.0, 1.0).astype(np.float32)
+
+
+def chroma_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
+    """Per pixel in [0, 1]: how far its chromaticity lies beyond any the table shows.
+
+    On a speckled stone the table's colours (per pixel, in brightness too)
+    span a grey castle's, a mine's, a plain field's, so the colour foreground
+    misses them. Speckles are small: a mean over a texture window leaves the
+    stone's own colour, which varies little in chromaticity (r, g over
+    r + g + b: the same under shade or brighter light), while a tile's print
+    differs. The bar is CHROMA_BAR times the border strip's 99th percentile
+    distance from its median (the table dominates the border), at least
+    CHROMA_NOISE (a plain felt: JPEG noise alone).
+    """
+    h, w = work.shape[:2]
+    k = max(3, int(TEXTURE_SHARE * min(h, w)))
+    b, g, r = cv2.split(cv2.blur(work.astype(np.float32), (k, k)) + 1.0)
+    total = b + g + r
+    r, g = r / total, g / total
+    border = border_mask(h, w, max(2, int(strip * min(h, w))))
+    dist = np.hypot(r - float(np.median(r[border])), g - float(np.median(g[border])))
+    bar = CHROMA_BAR * max(float(np.percentile(dist[border], 99)), CHROMA_NOISE)
+    return np.clip(dist / bar, 0.0, 1.0).astype(np.float32)
+
+
+def tile_foreground(work: np.ndarray) -> np.ndarray:
+    """Per pixel in [0, 1]: how surely not table, by colour, detail or chromaticity (whichever is surest)."""
+    return np.maximum.reduce([foreground(work), texture_foreground(work), chroma_foreground(work)])
 
 
 def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
@@ -317,7 +349,7 @@ class _Group:
 
 
 def _groups(work: np.ndarray, fg: np.ndarray | None = None) -> list[_Group]:
-    fg = np.maximum(foreground(work), texture_foreground(work)) if fg is None else fg
+    fg = tile_foreground(work) if fg is None else fg
     h, w = fg.shape
     mask = tile_mask(fg)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
@@ -543,5 +575,5 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | N
     return _Group(out_cells, out_share, extent, corners, float(p), touches, ring)
 
 
-__all__ = ["LooseKingdom", "find_loose", "tile_mask", "turn", "pitch_of", "fit_cell", "SideEnergy",
-           "TILE_SHARE", "TABLE_SHARE"]
+__all__ = ["LooseKingdom", "find_loose", "tile_mask", "tile_foreground", "chroma_foreground", "turn", "pitch_of",
+           "fit_cell", "SideEnergy", "TILE_SHARE", "TABLE_SHARE"]
