@@ -121,11 +121,12 @@ def test_a_small_kingdom_in_progress_is_not_replaced_by_a_grid_astride_its_tiles
 
 def test_a_castle_the_tile_mask_missed_is_found_beside_its_one_domino(bank):
     # Round one on speckled stone: the flat printed castle is coloured like the stone and the tile
-    # mask keeps the domino alone (it was read as a castle-less kingdom of two squares).
+    # mask kept the domino alone (it was read as a castle-less kingdom of two squares). Since the mask
+    # also looks at chromaticity (tests/test_stone_mask.py) it keeps the castle here; either way the
+    # castle must be read where it lies.
     scene = make_loose_scene(bank, np.random.default_rng(5), dominoes=(1, 1), strays=0)
     truth = [[sq.terrain for sq in row] for row in scene.rows]
     assert truth == [[Terrain.CASTLE, Terrain.LAKE], [Terrain.EMPTY, Terrain.WHEAT]]
-    assert [g.extent for g in find_loose(_photo(scene))] == [(2, 1)]  # the domino alone
     (found,) = read_loaded_photo(_photo(scene)).found
     assert found.extent == (2, 2)
     read = [[found.kingdom[(r, c)].terrain for c in range(2)] for r in range(2)]
