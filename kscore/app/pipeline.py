@@ -304,7 +304,7 @@ def _plausibility(reading, per_tile: bool = False) -> tuple:
     kingdom = reading.kingdom
     doubt = reading.decoder_doubts()
     if per_tile:
-        doubt /= max(1, sum(square.terrain is not Terrain.EMPTY for _, square in kingdom.squares()))
+        doubt /= max(1, tile_squares(kingdom))
     return (len(kingdom.castles()) == 1, -doubt)
 
 
@@ -435,7 +435,6 @@ def castle_beside(photo, group, tileset, models=None):
 
 def _castle_if_tile(terrain_probs, places) -> list:
     """The one place (of `places`) likeliest a castle among those a castle outranks every other tile terrain at."""
-    from kscore.game.kingdom import Terrain
     from kscore.vision.read.classes import TERRAIN_CLASSES
 
     castle, empty = TERRAIN_CLASSES.index(Terrain.CASTLE), TERRAIN_CLASSES.index(Terrain.EMPTY)

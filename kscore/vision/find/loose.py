@@ -153,11 +153,9 @@ def texture_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
     lab = cv2.cvtColor(cv2.GaussianBlur(work, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
     grad = sum(np.abs(cv2.Sobel(lab[..., i], cv2.CV_32F, 1, 0)) + np.abs(cv2.Sobel(lab[..., i], cv2.CV_32F, 0, 1))
                for i in range(3))
-    k = max(3, int(TEXTURE_SHARE * min(h, w)))
-    detail = cv2.blur(grad, (k, k))
+    detail = cv2.blur(grad, _texture_window(h, w))
     border = border_mask(h, w, max(2, int(strip * min(h, w))))
-    bar = TEXTURE_BAR * max(float(np.percentile(detail[border], 99)), 1.0)
-    return np.clip(detail / bar, 0.0, 1.0).astype(np.float32)
+    return _beyond_table(detail, border, TEXTURE_BAR, 1.0)
 
 
 def chroma_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
@@ -173,14 +171,32 @@ def chroma_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
     CHROMA_NOISE (a plain felt: JPEG noise alone).
     """
     h, w = work.shape[:2]
-    k = max(3, int(TEXTURE_SHARE * min(h, w)))
-    b, g, r = cv2.split(cv2.blur(work.astype(np.float32), (k, k)) + 1.0)
+    b, g, r = cv2.split(cv2.blur(work.astype(np.float32), _texture_window(h, w)) + 1.0)
     total = b + g + r
     r, g = r / total, g / total
     border = border_mask(h, w, max(2, int(strip * min(h, w))))
     dist = np.hypot(r - float(np.median(r[border])), g - float(np.median(g[border])))
-    bar = CHROMA_BAR * max(float(np.percentile(dist[border], 99)), CHROMA_NOISE)
-    return np.clip(dist / bar, 0.0, 1.0).astype(np.float32)
+    return _beyond_table(dist, border, CHROMA_BAR, CHROMA_NOISE)
+
+
+def _texture_window(h: int, w: int) -> tuple[int, int]:
+    """The window (px) a pixel's neighbourhood is averaged over: TEXTURE_SHARE of the short side, at least 3."""
+    k = max(3, int(TEXTURE_SHARE * min(h, w)))
+    return k, k
+
+
+def _beyond_table(value: np.ndarray, border: np.ndarray, bar: float, floor: float) -> np.ndarray:
+    """`value` in units of `bar` times the border strip's 99th percentile (at least `floor`), clipped to [0, 1].
+
+    The table dominates the photo's border, so what lies well beyond anything seen there is surely tile.
+
+    >>> value = np.zeros((20, 20)); value[5:15, 5:15] = 4.0
+    >>> border = border_mask(20, 20, 2)
+    >>> _beyond_table(value, border, 2.0, 1.0)[[0, 10], [0, 10]].tolist()
+    [0.0, 1.0]
+    """
+    scale = bar * max(float(np.percentile(value[border], 99)), floor)
+    return np.clip(value / scale, 0.0, 1.0).astype(np.float32)
 
 
 def tile_foreground(work: np.ndarray) -> np.ndarray:
