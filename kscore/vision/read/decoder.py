@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import heapq
 import math
-import time
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -73,17 +72,21 @@ class DecoderSettings:
     flag_change_above: a changed square whose drop exceeds this (nats) is marked
       `?` even when the decoder is sure: the classifier was confident there (odds
       above 10:1), so a person should look at it.
-    max_alternatives / max_pops / max_checks / time_budget_s: hard caps on the
+    max_alternatives / max_pops / max_checks / max_work: hard caps on the
       search for the first legal kingdom (sorted alternatives kept, subsets
-      popped, full split checks run, wall time), so a hopeless board still
+      popped, full split checks run, work done), so a hopeless board still
       reads in about 10 ms. split_budget: steps of one split search; every
       labelled kingdom (5x5 and 7x7) splits within 50, so 2,000 only cuts off
       hopeless grids. flag_split_budget: the same for naming unpaired squares.
-    posterior_pops / posterior_time_s: caps on the search for rivals after it;
+    posterior_pops / posterior_work: caps on the search for rivals after it;
       when they cut it short, what was not explored counts against confidence.
-    Time caps are CPU time of this process (a busy machine must not change the
-    answer) and only apply after `min_pops` candidates, so the common cases
-    decode the same everywhere.
+    Work is counted, not timed, so the same probabilities decode the same on
+    any machine and under any load (CPU-time caps shifted a reading by a square
+    between runs on a busy machine). A pop costs `pop_work` units and a step of
+    a split search one: a pop took about twice a step's CPU time (4.6 and 2.2
+    us on the busy 2-core machine, about half that on a quiet one), so 9,000
+    and 2,700 units are about the 10 ms and 3 ms the time caps were on a quiet
+    machine. The work caps only apply after `min_pops` candidates.
     """
 
     margin: float = math.log(1000.0)
@@ -95,9 +98,10 @@ class DecoderSettings:
     max_checks: int = 200
     split_budget: int = 2_000
     flag_split_budget: int = 1_000
-    time_budget_s: float = 0.01
+    max_work: int = 9_000
     posterior_pops: int = 2_000
-    posterior_time_s: float = 0.003
+    posterior_work: int = 2_700
+    pop_work: int = 2
     min_pops: int = 300
 
 
@@ -120,8 +124,9 @@ class Decoding:
     runner_up: nats between the chosen legal kingdom and the next legal one the
       search found (inf when none was found within the window).
     problems: why the kept reading is not legal (empty when legal).
-    checks: full legality checks the search ran; exhaustive: it ended by its
-      own bounds (margin/window), not by a cap.
+    checks: full legality checks the search ran; work: the units the search
+      spent (see DecoderSettings); exhaustive: it ended by its own bounds
+      (margin/window), not by a cap.
     """
 
     kingdom: Kingdom
@@ -133,6 +138,7 @@ class Decoding:
     problems: list[str] = field(default_factory=list)
     checks: int = 0
     exhaustive: bool = True
+    work: int = 0
 
 
 # --------------------------------------------------------------------------- types
@@ -218,8 +224,8 @@ def _describe(square_type: SquareType) -> str:
 # -------------------------------------------------------------------------- legality
 
 
-def _splits(types: list[int], n: int, box: _Box, budget: int) -> bool:
-    """True when the tile squares pair into distinct dominoes of the box.
+def _splits(types: list[int], n: int, box: _Box, budget: int) -> tuple[bool, int]:
+    """(True when the tile squares pair into distinct dominoes of the box, steps taken).
 
     Row-major: the first free cell can only pair right or down. Early exit on the
     first perfect split; the budget bounds pathological grids (then False).
@@ -227,7 +233,7 @@ def _splits(types: list[int], n: int, box: _Box, budget: int) -> bool:
     nt = box.n_tiles
     cells = [i for i, t in enumerate(types) if t < nt]
     if len(cells) % 2:
-        return False
+        return False, 0
     stock = list(box.stock)
     taken = [False] * len(types)
     steps = 0
@@ -259,7 +265,7 @@ def _splits(types: list[int], n: int, box: _Box, budget: int) -> bool:
         taken[i] = False
         return False
 
-    return search(0)
+    return search(0), min(steps, budget)
 
 
 class _Checker:
@@ -284,6 +290,7 @@ class _Checker:
                 self.counts[t] += 1
         self.lonely = frozenset(i for i in range(n * n) if not self._has_partner(base, i))
         self.full_checks = 0
+        self.split_steps = 0
 
     def _has_partner(self, types: list[int], i: int) -> bool:
         t = types[i]
@@ -323,7 +330,9 @@ class _Checker:
         if any(not self._has_partner(types, i) for i in affected):
             return False
         self.full_checks += 1
-        return _splits(types, self.n, box, self.budget)
+        ok, steps = _splits(types, self.n, box, self.budget)
+        self.split_steps += steps
+        return ok
 
 
 # ---------------------------------------------------------------------------- decode
@@ -439,7 +448,6 @@ def _per_square(raw_types, raw_p, n, name, settings) -> Decoding:
 
 
 def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet, settings: DecoderSettings):
-    started = time.process_time()
     lp = _type_logp(joint, box.types)  # (n*n, T)
     base = [int(k) for k in lp.argmax(axis=1)]  # best legal-type reading
     # Squares whose best reading is a type the box never prints must change:
@@ -462,7 +470,11 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
     found: list[tuple[float, dict[int, int]]] = []  # legal readings, cheapest first
     heap: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]
     pops = 0
-    rival_pops, rival_min, rival_deadline = 0, 0, 0.0
+    rival_pops, rival_min, rival_work = 0, 0, 0
+
+    def work() -> int:
+        return pops * settings.pop_work + checker.split_steps
+
     explored_to = math.inf  # every subset cheaper than this was examined
     exhaustive = True
     while heap:
@@ -473,12 +485,12 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
             break
         pops += 1
         if found:  # looking for rivals of the chosen kingdom
-            capped = pops > rival_pops or (pops > rival_min and time.process_time() > rival_deadline)
+            capped = pops > rival_pops or (pops > rival_min and work() > rival_work)
         else:
             capped = (
                 pops > settings.max_pops
                 or checker.full_checks >= settings.max_checks
-                or (pops > settings.min_pops and time.process_time() - started > settings.time_budget_s)
+                or (pops > settings.min_pops and work() > settings.max_work)
             )
         if capped:
             explored_to, exhaustive = cost, False
@@ -495,7 +507,7 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
         if checker.legal(changes):
             if not found:
                 rival_pops, rival_min = pops + settings.posterior_pops, pops + settings.min_pops
-                rival_deadline = time.process_time() + settings.posterior_time_s
+                rival_work = work() + settings.posterior_work
             found.append((cost, changes))
     else:
         explored_to = math.inf
@@ -521,8 +533,9 @@ def _with_tileset(joint, raw_types, raw_lp, n, name, box: _Box, tileset: TileSet
             runner_up=(found[1][0] - best_cost) if len(found) > 1 else math.inf,
             checks=checker.full_checks,
             exhaustive=exhaustive,
+            work=work(),
         )
-    return _keep_reading(raw_types, raw_lp, n, name, box, tileset, settings, checker.full_checks, exhaustive, joint)
+    return _keep_reading(raw_types, raw_lp, n, name, box, tileset, settings, checker.full_checks, exhaustive, joint, work())
 
 
 def _posterior(found, chosen, base, lp, explored_to) -> np.ndarray:
@@ -570,7 +583,7 @@ def _change_sentences(raw_types, chosen_types, raw_lp, lp, chosen, base, box: _B
     return out
 
 
-def _keep_reading(raw_types, raw_lp, n, name, box: _Box, tileset, settings, checks, exhaustive, joint) -> Decoding:
+def _keep_reading(raw_types, raw_lp, n, name, box: _Box, tileset, settings, checks, exhaustive, joint, work) -> Decoding:
     """No legal kingdom close enough: the per-square best reading, doubts marked."""
     raw_p = np.exp(raw_lp)
     doubtful = raw_p < settings.uncertain_below
@@ -603,4 +616,5 @@ def _keep_reading(raw_types, raw_lp, n, name, box: _Box, tileset, settings, chec
         problems=problems,
         checks=checks,
         exhaustive=exhaustive,
+        work=work,
     )
