@@ -3,6 +3,8 @@
 Importing the command line (typer, rich, the rules) takes a tenth of a second or
 more; a Ctrl-C in that time must end with one line and exit code 130, not a
 traceback, so the import happens inside the handler. `kscore --version` needs none of it.
+Python 3.11 wraps a Ctrl-C that lands while a class is being made (a dataclass field's
+`__set_name__`) in a RuntimeError; that is a Ctrl-C too (`interrupted_by_ctrl_c`).
 
 BLAS runs one thread (unless the user's OPENBLAS_NUM_THREADS says otherwise): the
 reader's matrices are small, and OpenBLAS's second thread only spins. On 30 photos
@@ -24,6 +26,31 @@ def one_blas_thread(environ=os.environ) -> None:
     environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
+def interrupted_by_ctrl_c(error: BaseException) -> bool:
+    """Whether `error` is a Ctrl-C or was raised because of one (its causes, followed).
+
+    >>> interrupted_by_ctrl_c(KeyboardInterrupt())
+    True
+    >>> wrapped = RuntimeError("Error calling __set_name__")
+    >>> wrapped.__cause__ = KeyboardInterrupt()
+    >>> interrupted_by_ctrl_c(wrapped), interrupted_by_ctrl_c(ValueError("bad"))
+    (True, False)
+    """
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def say_interrupted() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while saying so is not a traceback either
+    print("kscore: interrupted", file=sys.stderr)
+    sys.exit(130)
+
+
 def main() -> None:
     one_blas_thread()
     try:
@@ -36,9 +63,11 @@ def main() -> None:
 
         run()
     except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while saying so is not a traceback either
-        print("kscore: interrupted", file=sys.stderr)
-        sys.exit(130)
+        say_interrupted()
+    except Exception as error:  # SystemExit passes: a command that already said why it ended
+        if not interrupted_by_ctrl_c(error):
+            raise
+        say_interrupted()
 
 
 if __name__ == "__main__":
