@@ -58,12 +58,12 @@ import cv2
 import numpy as np
 
 from kscore.vision.load import Photo
-from kscore.vision.find.localise import border_mask, foreground, working_image
+from kscore.vision.find.localise import SPECK_SHARE, border_mask, foreground, without_specks, working_image
 
 #: Foreground (see localise.foreground) above which a pixel is surely not table.
 SURE_FOREGROUND = 0.85
 #: Opening disc for the tile mask, as a share of the working image's short side.
-OPEN_SHARE = 0.015
+OPEN_SHARE = SPECK_SHARE  # what without_specks takes out
 #: Smallest piece of tiles to start from, as a share of the working image (a square of a 5x5 kingdom a third
 #: of the photo across is ~0.3%).
 MIN_GROUP_SHARE = 0.003
@@ -208,19 +208,6 @@ def tile_foreground(work: np.ndarray) -> np.ndarray:
     """
     clean = without_specks(work)
     return np.maximum.reduce([foreground(clean), texture_foreground(clean), chroma_foreground(clean)])
-
-
-def without_specks(work: np.ndarray) -> np.ndarray:
-    """The image less its bright then its dark blobs narrower than the tile mask's opening disc.
-
-    A table's own texture is made of blobs far under a square's size (a carpet's dots, a stone's
-    speckles, a wood grain's lines); a tile is a square. A grey-level opening then closing with the
-    disc the tile mask is opened with (OPEN_SHARE of the short side) leaves the table's ground colour
-    there and a tile's colours on it, at the border as inside, so the table's statistics are its own.
-    """
-    k = max(3, int(OPEN_SHARE * min(work.shape[:2]))) | 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    return cv2.morphologyEx(cv2.morphologyEx(work, cv2.MORPH_OPEN, disc), cv2.MORPH_CLOSE, disc)
 
 
 def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
