@@ -207,7 +207,7 @@ def tile_foreground(work: np.ndarray) -> np.ndarray:
     colours (a forest, a mine, a swamp under a warm lamp) and set the detail bar above theirs.
     """
     clean = without_specks(work)
-    return np.maximum.reduce([foreground(clean), texture_foreground(clean), chroma_foreground(clean)])
+    return np.maximum.reduce([foreground(work), texture_foreground(clean), chroma_foreground(clean)])
 
 
 def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
