@@ -46,8 +46,6 @@ SEGMENTS = 8
 TABLE_SHARE = 0.5
 #: Grey contrast (upper quartile, 7x7) of a piece's unlike-table pixels above which they are tiles (clutter: <= 4).
 TILE_DETAIL = 5.0
-#: Disc (share of the short side) under which a bright or dark blob is the table's texture, not a tile (see without_specks).
-SPECK_SHARE = 0.015
 #: Share of a grid the colours must have found when no other grid settled (see _examine).
 HALF = 0.5
 #: Grids adding back a row or column the outline missed that are polished (those showing most seams as they stand).
@@ -159,19 +157,6 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.
     darker = grey < float(np.median(grey[table]))
     shadow = chroma_like * darker * (texture2 < smooth_limit**2)
     return (fg * (1.0 - shadow)).astype(np.float32)
-
-
-def without_specks(work: np.ndarray) -> np.ndarray:
-    """The image less its bright then its dark blobs narrower than the tile mask's opening disc.
-
-    A table's own texture is made of blobs far under a square's size (a carpet's dots, a stone's
-    speckles, a wood grain's lines); a tile is a square. A grey-level opening then closing with the
-    disc of SPECK_SHARE of the short side (the loose tile mask's opening) leaves the table's ground colour
-    there and a tile's colours on it, at the border as inside, so the table's statistics are its own.
-    """
-    k = max(3, int(SPECK_SHARE * min(work.shape[:2]))) | 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    return cv2.morphologyEx(cv2.morphologyEx(work, cv2.MORPH_OPEN, disc), cv2.MORPH_CLOSE, disc)
 
 
 def border_mask(h: int, w: int, s: int) -> np.ndarray:
@@ -593,7 +578,7 @@ def localise(photo: Photo, frame_first: bool = True) -> Localisation:
     frame = _whole_frame(work, edges, to_original)
     if frame is not None and frame_first and _tight_crop(work, frame):
         return Localisation((frame,), "")
-    fg = foreground(without_specks(work))  # at full working resolution: at half, corners got worse (synthetic 95% -> 89%)
+    fg = foreground(work)  # at full working resolution: at half, corners got worse (synthetic 95% -> 89%)
     boards, tried, long_blobs = _blob_boards(work, fg, edges, to_original)
     around = _frame_around_cut_kingdom(work, edges, boards, to_original) if frame is None else None
     if around is not None:

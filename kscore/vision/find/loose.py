@@ -58,12 +58,12 @@ import cv2
 import numpy as np
 
 from kscore.vision.load import Photo
-from kscore.vision.find.localise import SPECK_SHARE, border_mask, foreground, without_specks, working_image
+from kscore.vision.find.localise import border_mask, foreground, working_image
 
 #: Foreground (see localise.foreground) above which a pixel is surely not table.
 SURE_FOREGROUND = 0.85
 #: Opening disc for the tile mask, as a share of the working image's short side.
-OPEN_SHARE = SPECK_SHARE  # what without_specks takes out
+OPEN_SHARE = 0.015
 #: Smallest piece of tiles to start from, as a share of the working image (a square of a 5x5 kingdom a third
 #: of the photo across is ~0.3%).
 MIN_GROUP_SHARE = 0.003
@@ -202,12 +202,28 @@ def _beyond_table(value: np.ndarray, border: np.ndarray, bar: float, floor: floa
 def tile_foreground(work: np.ndarray) -> np.ndarray:
     """Per pixel in [0, 1]: how surely not table, by colour, detail or chromaticity (whichever is surest).
 
-    Measured on the photo without its specks (`without_specks`): a dotted carpet's border shows, besides
-    the carpet, every colour of its dots and their blur into it, which took in the muted and dark tiles'
-    colours (a forest, a mine, a swamp under a warm lamp) and set the detail bar above theirs.
+    Detail and chromaticity are measured on the photo without its specks (`without_specks`): a dotted
+    carpet's dots set both bars (the border's 99th percentile) above a dark or muted tile's (a forest, a
+    mine, a swamp under a warm lamp), which the colours miss too (the dots' blur into the carpet spans
+    theirs). The colours stay the photo's own: on the real dotted carpet (photos-loose) the lamp-lit middle
+    is brighter than the border's bare carpet, and only those blurred dots' colours keep it table.
     """
     clean = without_specks(work)
     return np.maximum.reduce([foreground(work), texture_foreground(clean), chroma_foreground(clean)])
+
+
+def without_specks(work: np.ndarray) -> np.ndarray:
+    """The image less its bright then its dark blobs narrower than the tile mask's opening disc.
+
+    A table's own texture is made of blobs far under a square's size (a carpet's dots, a stone's
+    speckles, a wood grain's lines); a tile is a square. A grey-level opening then closing with the
+    disc the tile mask is opened with (OPEN_SHARE of the short side) leaves the table's ground there
+    and a tile's print on it, at the border as inside, so the border's detail and chromaticity are
+    the table's own, not its dots'.
+    """
+    k = max(3, int(OPEN_SHARE * min(work.shape[:2]))) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    return cv2.morphologyEx(cv2.morphologyEx(work, cv2.MORPH_OPEN, disc), cv2.MORPH_CLOSE, disc)
 
 
 def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
