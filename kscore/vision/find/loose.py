@@ -202,14 +202,15 @@ def _beyond_table(value: np.ndarray, border: np.ndarray, bar: float, floor: floa
 def tile_foreground(work: np.ndarray) -> np.ndarray:
     """Per pixel in [0, 1]: how surely not table, by colour, detail or chromaticity (whichever is surest).
 
-    Detail and chromaticity are measured on the photo without its specks (`without_specks`): a dotted
-    carpet's dots set both bars (the border's 99th percentile) above a dark or muted tile's (a forest, a
-    mine, a swamp under a warm lamp), which the colours miss too (the dots' blur into the carpet spans
-    theirs). The colours stay the photo's own: on the real dotted carpet (photos-loose) the lamp-lit middle
-    is brighter than the border's bare carpet, and only those blurred dots' colours keep it table.
+    Detail is measured on the photo without its specks (`without_specks`): a dotted carpet's dots set
+    the detail bar (the border's 99th percentile) above a dark or muted tile's (a forest, a mine, a swamp
+    under a warm lamp), whose colours the dots' blur into the carpet spans too. Colour and chromaticity
+    stay the photo's own: on the real dotted carpet (photos-loose) the lamp-lit middle is brighter than
+    the border's bare carpet and only the blurred dots' colours keep it table; and what the opening
+    leaves of a line of dots is a faint tint, which on a dark carpet is a large change of chromaticity.
     """
     clean = without_specks(work)
-    return np.maximum.reduce([foreground(work), texture_foreground(clean), chroma_foreground(clean)])
+    return np.maximum.reduce([foreground(work), texture_foreground(clean), chroma_foreground(work)])
 
 
 def without_specks(work: np.ndarray) -> np.ndarray:
@@ -218,8 +219,8 @@ def without_specks(work: np.ndarray) -> np.ndarray:
     A table's own texture is made of blobs far under a square's size (a carpet's dots, a stone's
     speckles, a wood grain's lines); a tile is a square. A grey-level opening then closing with the
     disc the tile mask is opened with (OPEN_SHARE of the short side) leaves the table's ground there
-    and a tile's print on it, at the border as inside, so the border's detail and chromaticity are
-    the table's own, not its dots'.
+    and a tile's print on it, at the border as inside, so the border's detail is the table's own, not
+    its dots'.
     """
     k = max(3, int(OPEN_SHARE * min(work.shape[:2]))) | 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
