@@ -9,7 +9,8 @@ and the seams do not line up across the kingdom. So here:
 1. `tile_mask`: pixels surely unlike the photo's border strip (the table) in
    colour, or showing far more detail than the table ever does
    (`texture_foreground`: a grass tile on green felt, a grey castle on a grey
-   mat), or whose chromaticity, averaged over the speckles, lies beyond any
+   mat; measured on the photo `without_specks`, so a dotted carpet's dots do
+   not set the bar above a dark forest's or a mine's), or whose chromaticity, averaged over the speckles, lies beyond any
    the table's (`chroma_foreground`: a grey castle or a mine on beige speckled
    stone), opened with a small disc (1.5% of the short side): a carpet's dots,
    thin printed lines and specks go, tiles stay.
