@@ -37,3 +37,26 @@ def encode_jpeg(image: np.ndarray, quality: int = 90) -> bytes:
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
     return buf.tobytes()
+
+
+def loose_scene(kingdomino_data, tiles_phone_data, state: dict, **options):
+    """The synthetic loose scene (kscore.lab.loose_scenes) drawn from a generator state saved in a test."""
+    from pathlib import Path
+
+    from kscore.lab.dataset import load_boards
+    from kscore.lab.loose_scenes import SquareBank, make_loose_scene
+
+    bank = SquareBank.from_boards(load_boards(kingdomino_data), Path(tiles_phone_data) / "castle")
+    rng = np.random.default_rng()
+    rng.bit_generator.state = state
+    return make_loose_scene(bank, rng, **options)
+
+
+def kept_on_square(mask: np.ndarray, quad: np.ndarray, factor: float) -> float:
+    """Share of a square's middle half (its print, not its rim) the mask covers; quad in image pixels,
+    the mask `factor` times smaller."""
+    centre = quad.mean(axis=0)
+    inner = ((quad - centre) * 0.5 + centre) / factor
+    region = np.zeros_like(mask)
+    cv2.fillConvexPoly(region, np.round(inner).astype(np.int32), 1)
+    return float(mask[region > 0].mean())

@@ -21,11 +21,11 @@ from kscore.app.pipeline import read_loaded_photo
 from kscore.game.kingdom import Terrain
 from kscore.lab.dataset import LabelledExtent
 from kscore.lab.evaluate_photos import extent_squares_right
-from kscore.lab.loose_scenes import SquareBank, make_loose_scene
 from kscore.lab.measures import kingdom_points
 from kscore.vision.find.localise import working_image
 from kscore.vision.find.loose import tile_foreground, tile_mask, without_specks
 from kscore.vision.load import Photo
+from photo_helpers import kept_on_square, loose_scene
 
 #: The generator's state before scene 3 of that run: a 4x4 kingdom of a 7x7 game (a castle, a lake,
 #: two forests, a grassland, wheat), no strays.
@@ -37,21 +37,7 @@ SEED41_DOTTED_3 = {"bit_generator": "PCG64",
 
 @pytest.fixture(scope="module")
 def scene(kingdomino_data, tiles_phone_data):
-    from kscore.lab.dataset import load_boards
-
-    bank = SquareBank.from_boards(load_boards(kingdomino_data), Path(tiles_phone_data) / "castle")
-    rng = np.random.default_rng()
-    rng.bit_generator.state = SEED41_DOTTED_3
-    return make_loose_scene(bank, rng, surface="dotted")
-
-
-def _kept(mask: np.ndarray, quad: np.ndarray, factor: float) -> float:
-    """Share of a square's middle half (its print, not its rim) the mask covers."""
-    centre = quad.mean(axis=0)
-    inner = ((quad - centre) * 0.5 + centre) / factor
-    region = np.zeros_like(mask)
-    cv2.fillConvexPoly(region, np.round(inner).astype(np.int32), 1)
-    return float(mask[region > 0].mean())
+    return loose_scene(kingdomino_data, tiles_phone_data, SEED41_DOTTED_3, surface="dotted")
 
 
 def test_the_scene_is_the_one_described(scene):
@@ -63,7 +49,7 @@ def test_the_scene_is_the_one_described(scene):
 def test_the_tile_mask_keeps_every_square_of_the_kingdom(scene):
     work, factor = working_image(scene.image)
     mask = tile_mask(tile_foreground(work))
-    kept = {cell: _kept(mask, quad, factor) for cell, quad in scene.quads.items()}
+    kept = {cell: kept_on_square(mask, quad, factor) for cell, quad in scene.quads.items()}
     assert min(kept.values()) >= 0.6, kept
 
 

@@ -12,16 +12,14 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 
 from kscore.app.pipeline import read_loaded_photo
 from kscore.game.kingdom import Terrain
-from kscore.lab.loose_scenes import SquareBank, make_loose_scene
 from kscore.vision.find.localise import working_image
 from kscore.vision.find.loose import tile_foreground, tile_mask
 from kscore.vision.load import Photo
+from photo_helpers import kept_on_square, loose_scene
 
 #: The generator's state before scene 24 of that run: a castle, a mine with two crowns, a swamp, two plain
 #: wheat fields, and two stray dominoes beside them.
@@ -33,21 +31,8 @@ SEED21_DUEL_ON_STONE_24 = {"bit_generator": "PCG64",
 
 @pytest.fixture(scope="module")
 def scene(kingdomino_data, tiles_phone_data):
-    from kscore.lab.dataset import load_boards
-
-    bank = SquareBank.from_boards(load_boards(kingdomino_data), tiles_phone_data / "castle")
-    rng = np.random.default_rng()
-    rng.bit_generator.state = SEED21_DUEL_ON_STONE_24
-    return make_loose_scene(bank, rng, surface="stone", size=7, dominoes=(1, 24))
-
-
-def _kept(mask: np.ndarray, quad: np.ndarray, factor: float) -> float:
-    """Share of a square's middle half (its print, not its rim) the mask covers."""
-    centre = quad.mean(axis=0)
-    inner = ((quad - centre) * 0.5 + centre) / factor
-    region = np.zeros_like(mask)
-    cv2.fillConvexPoly(region, np.round(inner).astype(np.int32), 1)
-    return float(mask[region > 0].mean())
+    return loose_scene(kingdomino_data, tiles_phone_data, SEED21_DUEL_ON_STONE_24, surface="stone", size=7,
+                       dominoes=(1, 24))
 
 
 def test_the_scene_is_the_one_described(scene):
@@ -59,7 +44,7 @@ def test_the_scene_is_the_one_described(scene):
 def test_the_tile_mask_keeps_every_square_of_the_kingdom(scene):
     work, factor = working_image(scene.image)
     mask = tile_mask(tile_foreground(work))
-    kept = {(r, c): _kept(mask, quad, factor) for (r, c), quad in scene.quads.items()
+    kept = {(r, c): kept_on_square(mask, quad, factor) for (r, c), quad in scene.quads.items()
             if scene.rows[r][c].terrain is not Terrain.EMPTY}
     assert len(kept) == 5
     assert min(kept.values()) >= 0.6, kept
