@@ -11,9 +11,10 @@ and the seams do not line up across the kingdom. So here:
    (`texture_foreground`: a grass tile on green felt, a grey castle on a grey
    mat; measured on the photo `without_specks`, so a dotted carpet's dots do
    not set the bar above a dark forest's or a mine's), or whose chromaticity,
-   averaged over the speckles, lies beyond any the table's (`chroma_foreground`: a grey castle or a mine on beige speckled
-   stone), opened with a small disc (1.5% of the short side): a carpet's dots,
-   thin printed lines and specks go, tiles stay.
+   averaged over the speckles, lies beyond any the table's
+   (`chroma_foreground`: a grey castle or a mine on beige speckled stone),
+   opened with a small disc (1.5% of the short side): a carpet's dots, thin
+   printed lines and specks go, tiles stay.
 2. The square's pitch, once per photo, from every sizeable piece of tiles
    together (a loosely laid kingdom falls apart into dominoes): the
    autocorrelation of the edges along the rows and down the columns (summed
