@@ -156,7 +156,7 @@ def texture_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
     grad = sum(np.abs(cv2.Sobel(lab[..., i], cv2.CV_32F, 1, 0)) + np.abs(cv2.Sobel(lab[..., i], cv2.CV_32F, 0, 1))
                for i in range(3))
     detail = cv2.blur(grad, _texture_window(h, w))
-    border = border_mask(h, w, max(2, int(strip * min(h, w))))
+    border = _table_border(h, w, strip)
     return _beyond_table(detail, border, TEXTURE_BAR, 1.0)
 
 
@@ -176,9 +176,14 @@ def chroma_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
     b, g, r = cv2.split(cv2.blur(work.astype(np.float32), _texture_window(h, w)) + 1.0)
     total = b + g + r
     r, g = r / total, g / total
-    border = border_mask(h, w, max(2, int(strip * min(h, w))))
+    border = _table_border(h, w, strip)
     dist = np.hypot(r - float(np.median(r[border])), g - float(np.median(g[border])))
     return _beyond_table(dist, border, CHROMA_BAR, CHROMA_NOISE)
+
+
+def _table_border(h: int, w: int, strip: float) -> np.ndarray:
+    """The photo's border strip, `strip` of its short side wide (at least 2 px): where the table shows."""
+    return border_mask(h, w, max(2, int(strip * min(h, w))))
 
 
 def _texture_window(h: int, w: int) -> tuple[int, int]:
@@ -224,7 +229,7 @@ def without_specks(work: np.ndarray) -> np.ndarray:
     and a tile's print on it, at the border as inside, so the border's detail is the table's own, not
     its dots'.
     """
-    k = max(3, int(OPEN_SHARE * min(work.shape[:2]))) | 1
+    k = max(3, _opening_width(*work.shape[:2]))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     return cv2.morphologyEx(cv2.morphologyEx(work, cv2.MORPH_OPEN, disc), cv2.MORPH_CLOSE, disc)
 
@@ -233,8 +238,13 @@ def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
     """Pixels surely unlike the table, opened with a k px disc (default: OPEN_SHARE of the short side) (uint8 0/1)."""
     h, w = fg.shape
     mask = (cv2.GaussianBlur(fg, (0, 0), 1.0) > SURE_FOREGROUND).astype(np.uint8)
-    k = (int(OPEN_SHARE * min(h, w)) if k is None else int(k)) | 1
+    k = _opening_width(h, w) if k is None else int(k) | 1
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def _opening_width(h: int, w: int) -> int:
+    """The tile mask's opening disc (px, odd): OPEN_SHARE of the short side, narrower than any square."""
+    return int(OPEN_SHARE * min(h, w)) | 1
 
 
 def fill_holes(mask: np.ndarray, largest: float | None = None) -> np.ndarray:
