@@ -13,6 +13,7 @@ benchmarks/eval_synthetic.py.
     python benchmarks/eval_loose.py --scenes 40 --holdout   # recogniser trained without the scenes' kingdoms
     python benchmarks/eval_loose.py --scenes 30 --dominoes 1-3   # kingdoms in progress (a game after rounds 1-3)
     python benchmarks/eval_loose.py --scenes 30 --size 7 --on stone --dominoes 1-24   # a Mighty Duel game, every round
+    python benchmarks/eval_loose.py --scenes 30 --on rug --glare broad   # the real dark carpet of photos-loose, its glare
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from kscore.errors import NothingRecognisedError  # noqa: E402
 from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.lab.dataset import LabelledExtent, load_boards  # noqa: E402
 from kscore.lab.evaluate_photos import extent_squares_right  # noqa: E402
-from kscore.lab.loose_scenes import SURFACES, SquareBank, make_loose_scene  # noqa: E402
+from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, SquareBank, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 
@@ -68,8 +69,12 @@ def main(argv=None) -> int:
                     help="kingdoms in progress: LO to HI dominoes beside the castle (e.g. 1-3); other seeds' scenes")
     ap.add_argument("--size", type=int, choices=(5, 7),
                     help="every kingdom in a frame of this size (7: Mighty Duel); other seeds' scenes")
-    ap.add_argument("--on", choices=SURFACES, metavar="SURFACE",
-                    help="draw every scene on this surface (unlike --surface, the scenes differ from the seed's own)")
+    ap.add_argument("--on", choices=SURFACES + MORE_SURFACES, metavar="SURFACE",
+                    help="draw every scene on this surface (unlike --surface, the scenes differ from the seed's own); "
+                    "'rug' is the real dark carpet of photos-loose, drawn only when asked for")
+    ap.add_argument("--glare", choices=GLARES,
+                    help="glare on every scene: 'veil' (soft white) or 'broad' (long tinted sheens along a row, as on "
+                    "photos-loose); by default half the scenes get veils")
     ap.add_argument("--list", action="store_true", help="one line per scene not found, not exact or read at the wrong extent")
     ap.add_argument("--save", type=Path, help="write the scenes not found or not exact here as JPEGs")
     ap.add_argument("--surface", help="read only scenes on these surfaces (comma list, e.g. dotted,stone); "
@@ -96,7 +101,8 @@ def main(argv=None) -> int:
         ap.error(f"unknown surface(s) {', '.join(sorted(unknown))} (expected some of {', '.join(SURFACES)})")
     times = []
     for s in range(args.scenes):
-        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes)
+        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes,
+                                 glare=args.glare)
         if only is not None and scene.surface not in only:
             continue
         truth = LabelledExtent(scene.rows, scene.score)

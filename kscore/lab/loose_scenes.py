@@ -31,6 +31,12 @@ from kscore.lab.synth import background
 
 #: Surfaces: the old synth kinds plus busy ones real tables show.
 SURFACES = ("wood", "cloth", "carpet", "table", "mat", "dotted", "stone", "pattern", "felt")
+#: Surfaces drawn only when asked for (`surface=`): adding them to SURFACES would change every seed's scenes.
+#: "rug": the dark carpet of ../shared/data/photos-loose as it is (dense columns of dots graded in colour,
+#: large dark-blue blotches, a lamp-lit middle), where "dotted" is a flat dark ground with sparse dot lines.
+MORE_SURFACES = ("rug",)
+#: Kinds of glare a scene can be asked for (`glare=`); by default half the scenes get soft white veils.
+GLARES = ("veil", "broad")
 
 
 @dataclass
@@ -97,7 +103,7 @@ class LooseScene:
     # Each square of `rows` -> where its print lies: 4x2 float (TL TR BR BL, image pixels, x y).
     quads: dict = field(default_factory=dict)
     light: str = "neutral"  # the colour cast: "warm", "cold" or "neutral"
-    glare: int = 0  # white veils laid over the tiles (0 = none)
+    glare: int = 0  # veils or sheens of glare laid over the tiles (0 = none)
 
 
 def build_kingdom(rng: np.random.Generator, size: int, dominoes: int, bank: SquareBank) -> tuple[list[Placed], tuple]:
@@ -163,6 +169,8 @@ def draw_surface(kind: str, rng, h: int, w: int) -> np.ndarray:
             for y in range(int(y0), int(y1), int(2.5 * r)):
                 cv2.circle(img, (x, y), r, colour, -1)
         return img
+    if kind == "rug":
+        return _rug(rng, h, w)
     if kind == "stone":  # beige or grey speckled countertop
         base = np.array(rng.choice([[150, 185, 205], [170, 170, 175], [120, 150, 175], [200, 205, 210]]), np.float32)
         speck = (rng.random((h, w)) < rng.uniform(0.02, 0.08)).astype(np.float32)
@@ -183,6 +191,53 @@ def draw_surface(kind: str, rng, h: int, w: int) -> np.ndarray:
         fibre = cv2.GaussianBlur(rng.random((h, w)).astype(np.float32), (0, 0), 0.7)
         return base[None, None] * (0.85 + 0.3 * fibre[..., None])
     raise ValueError(kind)
+
+
+def _rug(rng, h: int, w: int) -> np.ndarray:
+    """A dark pile carpet with large blue blotches and dense columns of dots whose colour drifts along them."""
+    img = rng.uniform(8, 25) + rng.normal(0, 5, (h, w, 1)).astype(np.float32).repeat(3, axis=2)
+    blotches = np.zeros((h, w), np.float32)
+    for _ in range(int(rng.integers(3, 7))):  # triangles and wedges of dark blue, a third of the floor or so
+        apex = rng.uniform([0, 0], [w, h])
+        base = apex + rng.uniform(0.3, 0.9) * max(h, w) * np.array([np.cos(a := rng.uniform(0, 2 * np.pi)), np.sin(a)])
+        half = rng.uniform(0.1, 0.3) * max(h, w) * np.array([-np.sin(a), np.cos(a)])
+        cv2.fillConvexPoly(blotches, np.int32([apex, base + half, base - half]), 1.0)
+    blotches = cv2.GaussianBlur(blotches, (0, 0), 3)
+    blue = np.array([rng.uniform(70, 120), rng.uniform(15, 40), rng.uniform(0, 15)], np.float32)
+    pile = 0.75 + 0.5 * rng.random((h, w, 1)).astype(np.float32)
+    img = img * (1 - blotches[..., None]) + blue * pile * blotches[..., None]
+    r = int(rng.integers(2, 5))
+    step = int(rng.integers(3 * r, 5 * r))
+    palettes = ([40, 40, 230], [30, 130, 250], [220, 120, 30], [250, 200, 60], [200, 60, 160], [60, 60, 200])
+    dots = np.zeros((h, w, 3), np.float32)
+    x, band = int(rng.integers(0, step)), 0
+    while x < w:
+        if band <= 0:  # a band of columns shares its two end colours
+            top, bottom = (np.array(palettes[i], np.float32) for i in rng.choice(len(palettes), 2))
+            band, bare = int(rng.integers(5, 20)), rng.random() < 0.3  # some bands are bare carpet
+        band -= 1
+        if bare:
+            x += step
+            continue
+        y0, y1 = (0, h) if rng.random() < 0.7 else sorted(int(v) for v in rng.integers(0, h, 2))
+        dim = rng.uniform(0.4, 1.0)
+        for y in range(y0, y1, int(2.3 * r)):
+            t = y / h
+            cv2.circle(dots, (x, y), r, tuple(float(v) for v in dim * ((1 - t) * top + t * bottom)), -1)
+        x += step
+    lit = cv2.GaussianBlur((dots.max(axis=2) > 0).astype(np.float32), (0, 0), 0.8)[..., None]
+    img = img * (1 - lit) + dots * (1 - 0.4 * blotches[..., None])
+    return cv2.GaussianBlur(img, (0, 0), 0.7)
+
+
+def _lamp(img: np.ndarray, rng) -> np.ndarray:
+    """A lamp above the middle of the table: the middle lit up to 1.7 times as bright as the photo's border."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = w * rng.uniform(0.35, 0.65), h * rng.uniform(0.35, 0.65)
+    spread = rng.uniform(0.25, 0.45) * min(h, w)
+    gain = 1 + rng.uniform(0.3, 0.7) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * spread**2))
+    return img * gain[..., None]
 
 
 #: BGR gains of the casts _warm_or_cold picks from, by name.
@@ -215,10 +270,31 @@ def _glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float) -> tuple[np.nd
     return img * (1 - veil[..., None]) + 245 * veil[..., None], veils
 
 
+def _broad_glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float, theta: float) -> tuple[np.ndarray, int]:
+    """A window or ceiling lamp mirrored along a row of tiles: a long sheen tinted blue or lavender, as on
+    photos-loose steps 3-5 (a row of forests veiled over two dominoes); returns how many sheens."""
+    h, w = img.shape[:2]
+    veil = np.zeros((h, w), np.float32)
+    ys, xs = np.nonzero(tiles > 0.5)
+    sheens = int(rng.integers(1, 3))
+    for _ in range(sheens):
+        i = int(rng.integers(0, len(xs)))
+        along = theta + 90 * int(rng.integers(0, 2))  # along the kingdom's rows or its columns
+        cv2.ellipse(veil, (int(xs[i]), int(ys[i])), (int(pitch * rng.uniform(1.5, 2.5)), int(pitch * rng.uniform(0.35, 0.6))),
+                    float(along), 0, 360, float(rng.uniform(0.45, 0.75)), -1)
+    veil = cv2.GaussianBlur(veil, (0, 0), pitch / 5) * tiles
+    tint = np.array(rng.choice([[250, 228, 215], [245, 215, 228], [250, 240, 235]]), np.float32)
+    return img * (1 - veil[..., None]) + tint * veil[..., None], sheens
+
+
 def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | None = None,
                      size: int | None = None, strays: int | None = None, jpeg: bool = True,
-                     dominoes: tuple[int, int] | None = None) -> LooseScene:
+                     dominoes: tuple[int, int] | None = None, glare: str | None = None) -> LooseScene:
     """One kingdom laid by hand on a random surface, maybe with stray dominoes beside it.
+
+    surface: one of SURFACES or MORE_SURFACES (by default a random one of SURFACES). glare: "veil"
+    (soft white veils) or "broad" (long tinted sheens along a row of tiles) on every scene; by
+    default half the scenes get veils, and the same seed draws the same scenes as before these options.
 
     dominoes: (fewest, most) dominoes beside the castle, for kingdoms in progress (a game photographed
     after every round: 1 after the first); by default any count up to a full frame, and the same seed
@@ -227,6 +303,8 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     from kscore.game.kingdom import Kingdom
     from kscore.game.scoring import score_kingdom
 
+    if glare not in (None, *GLARES):
+        raise ValueError(f"glare {glare!r}: expected one of {', '.join(GLARES)}")
     surface = surface or SURFACES[int(rng.integers(0, len(SURFACES)))]
     size = size or int(rng.choice([5, 5, 5, 7]))
     most = (size * size - 1) // 2
@@ -320,10 +398,14 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         shift = shift + [rng.uniform(0, 0.4), rng.uniform(-0.2, 0.2)]
         draw({(row, col): bank.square((a[0], a[1]), rng), (row, col + 1): bank.square((b[0], b[1]), rng)}, shift, turn,
              record=False)
+    if surface == "rug":
+        img = _lamp(img, rng)
     img, light = _warm_or_cold(img, rng)
-    glare = 0
-    if rng.random() < 0.5:
-        img, glare = _glare(img, tiles, rng, pitch)
+    veils = 0
+    if glare == "broad":
+        img, veils = _broad_glare(img, tiles, rng, pitch, theta)
+    elif glare == "veil" or (glare is None and rng.random() < 0.5):
+        img, veils = _glare(img, tiles, rng, pitch)
     if rng.random() < 0.6:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
     img = np.clip(img + rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32), 0, 255).astype(np.uint8)
@@ -338,7 +420,7 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
             frame[r][c] = sq
     score = score_kingdom(Kingdom.from_rows("truth", frame), check=False).total
     extent_quads = {(r - r0, c - c0): q for (r, c), q in quads.items()}
-    return LooseScene(img, rows, score, strays, surface, size, float(pitch), extent_quads, light, glare)
+    return LooseScene(img, rows, score, strays, surface, size, float(pitch), extent_quads, light, veils)
 
 
-__all__ = ["CASTS", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "draw_surface", "make_loose_scene"]
+__all__ = ["CASTS", "GLARES", "MORE_SURFACES", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "draw_surface", "make_loose_scene"]

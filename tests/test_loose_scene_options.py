@@ -1,0 +1,72 @@
+"""The synthetic scenes' opt-in surfaces and glare (kscore.lab.loose_scenes): asked for, they look like the
+real table of ../shared/data/photos-loose; not asked for, every seed draws what it drew before them.
+
+Scenes are cut from the labelled boards: they need ../shared/data and skip visibly without it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kscore.lab.loose_scenes import SquareBank, make_loose_scene
+
+
+@pytest.fixture(scope="module")
+def bank(kingdomino_data, tiles_phone_data) -> SquareBank:
+    from kscore.lab.dataset import load_boards
+
+    return SquareBank.from_boards(load_boards(kingdomino_data), tiles_phone_data / "castle")
+
+
+#: What the first four scenes of seed 3 were before the rug and the broad glare existed (surface, frame,
+#: score, extent, veils, light, pitch, strays): benchmarks quoted by seed must keep meaning the same scenes.
+SEED3_BEFORE = [("pattern", 5, 0, (4, 2), 0, "cold", 122.497, 0),
+                ("cloth", 5, 8, (5, 4), 0, "cold", 103.731, 2),
+                ("mat", 5, 9, (5, 4), 2, "neutral", 72.501, 2),
+                ("table", 7, 11, (6, 3), 1, "neutral", 113.725, 3)]
+
+
+def test_a_seed_draws_the_scenes_it_drew_before_the_options(bank):
+    rng = np.random.default_rng(3)
+    drawn = []
+    for _ in SEED3_BEFORE:
+        s = make_loose_scene(bank, rng)
+        drawn.append((s.surface, s.size, s.score, (len(s.rows), len(s.rows[0])), s.glare, s.light,
+                      round(s.pitch, 3), s.strays))
+    assert drawn == SEED3_BEFORE
+
+
+def _carpet_brightness(scene, inner: bool) -> float:
+    """Median grey of the bare carpet near the kingdom (inner) or in the photo's outer tenth."""
+    import cv2
+
+    h, w = scene.image.shape[:2]
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    tiles = np.zeros((h, w), np.uint8)
+    for quad in scene.quads.values():
+        cv2.fillConvexPoly(tiles, np.int32(quad), 1)
+    near = cv2.dilate(tiles, np.ones((int(scene.pitch), int(scene.pitch)), np.uint8)) > 0
+    border = np.ones((h, w), bool)
+    border[h // 10:-h // 10, w // 10:-w // 10] = False
+    where = (near & ~(tiles > 0)) if inner else (border & ~near)
+    return float(np.median(grey[where]))
+
+
+def test_the_rug_is_lit_in_the_middle_like_the_real_carpet(bank):
+    # The real carpet under a lamp is brighter beside the kingdom than at the photo's border, which is
+    # what defeats a table model taken from the border; the flat "dotted" carpet is not.
+    rng = np.random.default_rng(11)
+    rug = [make_loose_scene(bank, rng, surface="rug", strays=0) for _ in range(6)]
+    rng = np.random.default_rng(11)
+    flat = [make_loose_scene(bank, rng, surface="dotted", strays=0) for _ in range(6)]
+    lit = np.median([_carpet_brightness(s, True) / max(_carpet_brightness(s, False), 1) for s in rug])
+    unlit = np.median([_carpet_brightness(s, True) / max(_carpet_brightness(s, False), 1) for s in flat])
+    assert lit >= 1.1 and unlit < 1.05  # the real carpet: 1.33 on photos-loose step 5 (as measured here by hand)
+
+
+def test_broad_glare_is_on_every_scene_that_asks_for_it(bank):
+    rng = np.random.default_rng(4)
+    assert all(make_loose_scene(bank, rng, surface="felt", glare="broad", strays=0).glare >= 1 for _ in range(3))
+    with pytest.raises(ValueError, match="glare 'shine'"):
+        make_loose_scene(bank, rng, glare="shine")
