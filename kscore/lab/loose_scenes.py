@@ -203,7 +203,7 @@ def _rug(rng, h: int, w: int) -> np.ndarray:
         half = rng.uniform(0.1, 0.3) * max(h, w) * np.array([-np.sin(a), np.cos(a)])
         cv2.fillConvexPoly(blotches, np.int32([apex, base + half, base - half]), 1.0)
     blotches = cv2.GaussianBlur(blotches, (0, 0), 3)
-    blue = np.array([rng.uniform(70, 120), rng.uniform(15, 40), rng.uniform(0, 15)], np.float32)
+    blue = np.array([rng.uniform(45, 80), rng.uniform(8, 25), rng.uniform(4, 15)], np.float32)
     pile = 0.75 + 0.5 * rng.random((h, w, 1)).astype(np.float32)
     img = img * (1 - blotches[..., None]) + blue * pile * blotches[..., None]
     r = int(rng.integers(2, 5))
