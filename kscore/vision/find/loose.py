@@ -99,6 +99,8 @@ SECOND_REACH = 0.25
 #: Distance (squares) within which a cell's own fit agrees with the lattice's similarity.
 SIM_REACH = 0.2
 FIRST_SCALES = (0.86, 0.93, 1.0, 1.07, 1.14)
+#: Lattice pitches tried, as multiples of the photo's pitch (a tile's side): the gap between tiles is 0-7% of it.
+GAP_PITCHES = (1.0, 1.02, 1.04, 1.06)
 #: Share of a cell (its central 80%) that must be tile for it to count as tile / at most for it to be table.
 TILE_SHARE = 0.6
 TABLE_SHARE = 0.2
@@ -518,7 +520,24 @@ def _coarse_lattice(blob_sums: np.ndarray, box: tuple, p: float):
     used = cover > 0.05
     crisp = np.where(used, np.abs(2 * cover - 1) - 0.5, 0.0).sum(axis=(2, 3))
     oy, ox = np.unravel_index(int(np.argmax(crisp)), crisp.shape)
-    return xs[ox], ys[oy], cover[oy, ox]
+    return xs[ox], ys[oy], cover[oy, ox], float(crisp[oy, ox])
+
+
+def _lattice_at_pitch(blob_sums: np.ndarray, box: tuple, p: float):
+    """The coarse lattice (see _coarse_lattice) at the pitch, among p's GAP_PITCHES, whose cells are most
+    clearly all tile or all table, weighed by their area: (column lines, row lines, cover, pitch).
+
+    p is a tile's side (the autocorrelation's peak: a tile's two sides lie exactly that far apart, the
+    seams of dominoes laid by hand only about as far); the lattice's pitch is that and the gap between
+    tiles. Laid short, a kingdom's far cells straddle its tiles and the table, and it gains a row
+    (5 squares at 0.95 span 5.3); the fits of pass 1, pulled to their places, do not undo that.
+    """
+    best = None
+    for k in GAP_PITCHES:
+        xs, ys, cover, crisp = _coarse_lattice(blob_sums, box, p * k)
+        if best is None or crisp * k * k > best[3]:
+            best = (xs, ys, cover, crisp * k * k, p * k)
+    return best[0], best[1], best[2], best[4]
 
 
 def _lattice_pitch(hom: np.ndarray, src: np.ndarray) -> float:
@@ -556,7 +575,10 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | N
     # laid again at the pitch its own squares' fits say, when it differs.
     p = pitch
     for attempt in range(2):
-        gxs, gys, cover = _coarse_lattice(blob_sums, (x0, x1, y0, y1), p)
+        if attempt:
+            gxs, gys, cover, _ = _coarse_lattice(blob_sums, (x0, x1, y0, y1), p)
+        else:
+            gxs, gys, cover, p = _lattice_at_pitch(blob_sums, (x0, x1, y0, y1), p)
         # Pass 1: each cell alone, any size near the pitch; a homography through them is the perspective.
         first = [(r, c) for r in range(len(gys) - 1) for c in range(len(gxs) - 1) if cover[r, c] >= 0.3]
         if not first:
