@@ -26,8 +26,9 @@ and the seams do not line up across the kingdom. So here:
    apart are one group: a candidate kingdom or a stray. Per group, its turn:
    the peak of its edge directions modulo 90 degrees (tile edges and seams
    dominate a kingdom's edges, whatever its outline).
-3. A coarse lattice (the offset whose cells are most clearly all-tile or
-   all-table), then every cell is fitted on its own: the square of any size
+3. A coarse lattice (the offset, and the pitch from a tile's side to 6%
+   longer, whose cells are most clearly all-tile or all-table, weighed by
+   their area), then every cell is fitted on its own: the square of any size
    (+-15%) within 0.3 of a square of its lattice place whose four sides lie
    on the most edge (tile edges and seams). A similarity through those fits
    (squares are square; RANSAC), then a homography through its inliers when
@@ -36,9 +37,10 @@ and the seams do not line up across the kingdom. So here:
    within a quarter square of where the homography puts it, at the size it
    says. A domino laid a quarter square off is read where it lies. The
    autocorrelation's peak is a tile's side, a few % short of the lattice's
-   pitch (the gaps between tiles): when the similarity's square differs from
-   it, the lattice is laid again at the group's own pitch (else 5 squares at
-   0.96 of the pitch gain a sixth row or column).
+   pitch (the gaps between tiles), so the coarse lattice tries longer ones
+   (else 5 squares at 0.95 of the pitch gain a sixth row or column, and the
+   fits, pulled to their places, agree with it); when the similarity's square
+   still differs from it, the lattice is laid again at the group's own pitch.
 4. The extent is the rows and columns holding cells that are clearly tile;
    cells inside it that are clearly table are empty squares ('.'). Holes in
    the tiles are filled only up to half a square: an empty square the
