@@ -98,12 +98,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     if not complete:
         # No square block of 5x5 or 7x7 squares: a kingdom laid by hand (gaps, shifted rows,
         # smaller than its frame) is looked for tile by tile.
-        loose = read_loose_photo(photo, rules, models, start)
-        if loose is not None:
-            return loose
-        if partial:
-            raise NothingRecognisedError(f"{path}: the only kingdom seen is {partial[0].missing}; {RETAKE_ADVICE}")
-        raise NothingRecognisedError(f"{path}: no kingdom found ({found.seen}); {RETAKE_ADVICE}")
+        return _tile_by_tile(photo, rules, models, start, partial, found.seen)
     # Photo order: top to bottom, then left to right, so names are stable.
     complete.sort(key=lambda b: (round(b.corners[:, 1].mean() / (photo.size[1] / 4)), b.corners[:, 0].mean()))
     names = kingdom_names(path.stem, len(complete))
@@ -112,6 +107,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     read: list[PhotoKingdom] = []
     loose = None  # found tile by tile, only when a grid's reading is in doubt
     replaced: set[int] = set()  # the tile-by-tile kingdoms that replaced a grid
+    unlike_grids: list[str] = []  # what was said of the grids left out as no kingdom's
     for board, name in zip(complete, names):
         reading = read_board_in_photo(detailed, board.corners, board.size, tileset, name, models)
         corners = tuple(tuple(float(v) for v in c) for c in board.corners.round(1))
@@ -126,11 +122,15 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
             read.append(found_here)
             continue
         if loose is None:
-            loose = loose_readings(photo, tileset, models)[0]
+            loose = loose_readings(photo, tileset, models, with_partial=True)
+        # Squares of another size than the tiles under them (a grid laid over 2x2 tiles of a dotted
+        # carpet or over speckled stone and a stray, its squares 0.3-0.5 of theirs) frame no kingdom:
+        # every tile in the box is one size. A kingdom found tile by tile there stands in for it.
+        unlike = not squares_of_tiles(board.corners, board.size, [g for _, g, _ in (*loose[0], *loose[1])])
         # A grid that reads no castle or several frames no kingdom (a block of table and tiles
         # taken for one): a kingdom found tile by tile overlapping it is measured by its own frame.
         frame = board.size if len(reading.kingdom.castles()) == 1 else None
-        for i, (corners_l, group, reading_l) in enumerate(loose):
+        for i, (corners_l, group, reading_l) in enumerate(loose[0]):
             rows, cols = group.extent
             size = frame or frame_size(group.extent)
             # A kingdom, not a fragment the colours kept of the grid's; or, when the grid frames no
@@ -142,16 +142,25 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
             # The box's rule: a kingdom wider than 5 squares either way is a 7x7 game's; one with its one castle
             # lying over the grid is the kingdom the grid framed in part, however the doubts compare.
             larger = grows and max(rows, cols) > 5 and len(reading_l.kingdom.castles()) == 1
-            if (covers and _overlap(board.corners, group.corners) >= OVERLAP_SHARE
-                    and (larger or _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True))):
+            if _overlap(board.corners, group.corners) >= OVERLAP_SHARE and (unlike or (covers and (
+                    larger or _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True)))):
                 found_here = None if i in replaced else PhotoKingdom(
                     replace(reading_l.kingdom, name=name), tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
                     tuple(reading_l.changes), group.extent)
                 replaced.add(i)
                 break
+        else:
+            if unlike:  # over strays alone (no kingdom found tile by tile there): nothing to score
+                unlike_grids.append(f"{tile_squares(reading.kingdom)} tile square(s) read on a grid whose squares are "
+                                    "not the size of the tiles under it: not a kingdom, not scored")
+                found_here = None
         if found_here is not None:  # None: a second grid over a kingdom already read tile by tile (said once)
             read.append(found_here)
+    if not read and unlike_grids:
+        # Every grid was laid across tiles of another size: the photo is read as if no grid showed.
+        return _tile_by_tile(photo, rules, models, start, partial, found.seen, loose)
     read, notes = not_kingdoms(read)
+    notes = unlike_grids + notes
     if len(read) < len(complete):  # named again: "photo", not "photo-1" alone
         read = [replace(k, kingdom=replace(k.kingdom, name=n)) for k, n in zip(read, kingdom_names(path.stem, len(read)))]
     return PhotoGame(
@@ -179,11 +188,28 @@ LEAST_TILES = 3
 
 def square_side(found: PhotoKingdom) -> float:
     """A found kingdom's square side in photo pixels (its frame's corners span kingdom.size squares)."""
+    return grid_side(found.corners, found.kingdom.size)
+
+
+def grid_side(corners, size: int) -> float:
+    """A size x size grid's square side in photo pixels (corners TL, TR, BR, BL)."""
     import cv2
     import numpy as np
 
-    area = abs(float(cv2.contourArea(np.float32(found.corners).reshape(-1, 1, 2))))
-    return area**0.5 / found.kingdom.size
+    return abs(float(cv2.contourArea(np.float32(corners).reshape(-1, 1, 2))))**0.5 / size
+
+
+def squares_of_tiles(corners, size: int, groups) -> bool:
+    """Whether a grid's squares are the size of the tiles found tile by tile under it (or none lies there).
+
+    groups: kscore.vision.find.loose.LooseKingdom, kingdoms and strays. Every tile in the box is one
+    size, so a kingdom's grid shows the squares of the groups it overlaps; a grid whose side is under
+    SAME_SQUARE of every such group's pitch, or over its inverse, is laid across tiles at another scale
+    (a 5x5 grid over 2x2 tiles of a dotted carpet came out at 0.31-0.45 of them).
+    """
+    side = grid_side(corners, size)
+    under = [g.pitch for g in groups if _overlap(corners, g.corners) >= OVERLAP_SHARE]
+    return not under or any(SAME_SQUARE <= side / pitch <= 1 / SAME_SQUARE for pitch in under)
 
 
 def tile_squares(kingdom: Kingdom) -> int:
@@ -313,16 +339,33 @@ def frame_size(extent: tuple[int, int]) -> int:
     return 5 if max(extent) <= 5 else 7
 
 
-def read_loose_photo(photo, rules: GameRules, models=None, start: float | None = None) -> PhotoGame | None:
+def _tile_by_tile(photo, rules: GameRules, models, start: float, partial: tuple, seen: str, readings=None) -> PhotoGame:
+    """The photo read as kingdoms found tile by tile, when no grid frames one; raises NothingRecognisedError.
+
+    partial, seen: what the block finder saw (kingdoms cut by the photo's edge, and its account), for the
+    message when no group of tiles reads as a kingdom either. readings: loose_readings(..., with_partial=True)
+    when already made.
+    """
+    loose = read_loose_photo(photo, rules, models, start, readings)
+    if loose is not None:
+        return loose
+    if partial:
+        raise NothingRecognisedError(f"{photo.path}: the only kingdom seen is {partial[0].missing}; {RETAKE_ADVICE}")
+    raise NothingRecognisedError(f"{photo.path}: no kingdom found ({seen}); {RETAKE_ADVICE}")
+
+
+def read_loose_photo(photo, rules: GameRules, models=None, start: float | None = None,
+                     readings=None) -> PhotoGame | None:
     """The kingdoms found tile by tile (kscore.vision.find.loose), read square by square; None when none.
 
     Every group of tiles not cut by the photo's edge is read; one that reads
     with a castle is a kingdom (smaller than its frame: the rest of the frame
     is empty), one without is a stray (the draft line, discards): said, never
     scored. A group the photo's edge cuts is reported as partial.
+    readings: loose_readings(..., with_partial=True) when already made.
     """
     start = time.perf_counter() if start is None else start
-    kingdoms, strays, partial = loose_readings(photo, _tileset(rules), models, with_partial=True)
+    kingdoms, strays, partial = readings or loose_readings(photo, _tileset(rules), models, with_partial=True)
     notes = [f"{g.squares} tile square(s) apart from the kingdom, with no castle: a stray domino (draft line, "
              "discards?), not scored" for _, g, _ in strays]
     if not kingdoms:
