@@ -1,4 +1,4 @@
-"""Grids whose squares are not the size of the tiles under them frame no kingdom (pipeline.squares_of_tiles).
+"""Grids whose squares are far smaller than the tiles under them frame no kingdom (pipeline.squares_of_tiles).
 
 On a dark dotted carpet the block finder laid 5x5 grids over a few real tiles, its squares 0.3-0.5 of
 theirs, and read one castle there. The kingdom found tile by tile replaced such a grid only when it

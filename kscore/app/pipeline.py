@@ -123,7 +123,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
             continue
         if loose is None:
             loose = loose_readings(photo, tileset, models, with_partial=True)
-        # Squares of another size than the tiles under them (a grid laid over 2x2 tiles of a dotted
+        # Squares far smaller than the tiles under them (a grid laid over 2x2 tiles of a dotted
         # carpet or over speckled stone and a stray, its squares 0.3-0.5 of theirs) frame no kingdom:
         # every tile in the box is one size. A kingdom found tile by tile there stands in for it.
         unlike = not squares_of_tiles(board.corners, board.size, [g for _, g, _ in (*loose[0], *loose[1])])
@@ -152,7 +152,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         else:
             if unlike:  # over strays alone (no kingdom found tile by tile there): nothing to score
                 unlike_grids.append(f"{tile_squares(reading.kingdom)} tile square(s) read on a grid whose squares are "
-                                    "not the size of the tiles under it: not a kingdom, not scored")
+                                    "under half the size of the tiles under it: not a kingdom, not scored")
                 found_here = None
         if found_here is not None:  # None: a second grid over a kingdom already read tile by tile (said once)
             read.append(found_here)
@@ -200,16 +200,18 @@ def grid_side(corners, size: int) -> float:
 
 
 def squares_of_tiles(corners, size: int, groups) -> bool:
-    """Whether a grid's squares are the size of the tiles found tile by tile under it (or none lies there).
+    """Whether a grid's squares are not far smaller than the tiles found tile by tile under it (or none lies there).
 
     groups: kscore.vision.find.loose.LooseKingdom, kingdoms and strays. Every tile in the box is one
     size, so a kingdom's grid shows the squares of the groups it overlaps; a grid whose side is under
-    SAME_SQUARE of every such group's pitch, or over its inverse, is laid across tiles at another scale
-    (a 5x5 grid over 2x2 tiles of a dotted carpet came out at 0.31-0.45 of them).
+    SAME_SQUARE of every such group's pitch is laid across tiles at another scale (a 5x5 grid over 2x2
+    tiles of a dotted carpet came out at 0.31-0.45 of them). Only that way: groups found at a fraction
+    of the tiles' pitch under a right grid have been seen (tight crops of eval_crops_empty: 34 px
+    squares under a 100 px grid), groups at twice it have not.
     """
     side = grid_side(corners, size)
     under = [g.pitch for g in groups if _overlap(corners, g.corners) >= OVERLAP_SHARE]
-    return not under or any(SAME_SQUARE <= side / pitch <= 1 / SAME_SQUARE for pitch in under)
+    return not under or any(side >= SAME_SQUARE * pitch for pitch in under)
 
 
 def tile_squares(kingdom: Kingdom) -> int:
