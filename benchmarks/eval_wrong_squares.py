@@ -1,0 +1,251 @@
+"""Where the wrong squares of found kingdoms come from, and whether the player is shown them ('?').
+
+For every kingdom found (eval_loose's scenes, or eval_crops_empty's crops with
+--crops), each square is matched to the truth at the reading's best turn and
+placement, as those benchmarks count squares right. A wrong square is told by
+
+  kind    table->tile (the truth is empty), tile->empty, terrain, crowns
+  source  what the reader was given for that cell: "grid" (a whole grid read,
+          no tile mask), or the tile mask's share of the cell in a kingdom read
+          tile by tile: "forced empty" (under loose.TABLE_SHARE, or no cell),
+          "between" (the reader's call), "surely tile" (loose.TILE_SHARE or more)
+
+and whether it is marked '?'. Right squares marked '?' are counted too (a page
+of '?' is no help). The scenes and crops are drawn as eval_loose and
+eval_crops_empty draw them, so a seed names the same scenes there.
+
+    python benchmarks/eval_wrong_squares.py --scenes 40 --seed 2
+    python benchmarks/eval_wrong_squares.py --crops          # eval_crops_empty's crops, seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
+sys.path.insert(0, str(PROJECT / "benchmarks"))
+
+import kscore.vision.read.cells as cells_module  # noqa: E402
+from kscore.app.pipeline import read_loaded_photo  # noqa: E402
+from kscore.errors import NothingRecognisedError  # noqa: E402
+from kscore.game.kingdom import Square, Terrain  # noqa: E402
+from kscore.lab.dataset import load_boards  # noqa: E402
+from kscore.lab.loose_scenes import SURFACES, SquareBank, make_loose_scene  # noqa: E402
+from kscore.lab.measures import kingdom_points  # noqa: E402
+from kscore.vision.find.loose import TABLE_SHARE, TILE_SHARE  # noqa: E402
+from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
+from kscore.vision.load import Photo  # noqa: E402
+
+KINDS = ("table->tile", "tile->empty", "terrain", "crowns")
+SOURCES = ("grid", "forced empty", "between", "surely tile")
+
+
+def _key(kingdom) -> tuple:
+    return kingdom.size, tuple((sq.terrain, sq.crowns, sq.uncertain) for _, sq in kingdom.squares())
+
+
+class TileShares:
+    """Records what the tile mask told read_cells for each kingdom it read (the pipeline imports it when it runs)."""
+
+    def __init__(self) -> None:
+        self.by_reading: dict[tuple, dict] = {}
+        self.recogniser: dict[tuple, np.ndarray] = {}  # the recogniser's own terrain probabilities, before the mask
+        self._read_cells = cells_module.read_cells
+        self._cell_probabilities = cells_module.cell_probabilities
+        self._last = None
+        cells_module.read_cells = self._recording
+        cells_module.cell_probabilities = self._keeping
+
+    def _keeping(self, *args, **kwargs):
+        out = self._cell_probabilities(*args, **kwargs)
+        self._last = tuple(a.copy() for a in out)  # read_cells changes its copy in place
+        return out
+
+    def _recording(self, image, cells, tile, size, *args, **kwargs):
+        reading = self._read_cells(image, cells, tile, size, *args, **kwargs)
+        key = _key(reading.kingdom)
+        self.by_reading[key] = {(r, c): tile.get((r, c), 0.0) if (r, c) in cells else 0.0
+                                for r in range(size) for c in range(size)}
+        self.recogniser[key] = self._last[0].copy()
+        return reading
+
+    def recogniser_empty(self, kingdom, position) -> float | None:
+        """The recogniser's own P(empty) at the square (a kingdom read tile by tile), before the tile mask."""
+        probs = self.recogniser.get(_key(kingdom))
+        return None if probs is None else float(probs[position][TERRAIN_CLASSES.index(Terrain.EMPTY)])
+
+    def source(self, kingdom, position) -> str:
+        shares = self.by_reading.get(_key(kingdom))
+        if shares is None:
+            return "grid"
+        share = shares.get(position, 0.0)
+        return "forced empty" if share < TABLE_SHARE else "surely tile" if share >= TILE_SHARE else "between"
+
+
+def kind_of(truth: Square, read: Square) -> str | None:
+    if (truth.terrain, truth.crowns) == (read.terrain, read.crowns):
+        return None
+    if truth.terrain is Terrain.EMPTY:
+        return "table->tile"
+    if read.terrain is Terrain.EMPTY:
+        return "tile->empty"
+    return "terrain" if truth.terrain is not read.terrain else "crowns"
+
+
+def best_alignment(truth_rows, kingdom):
+    """(squares right, turned kingdom, dr, dc, turns) matching the most truth squares (as extent_squares_right counts)."""
+    rows, cols = len(truth_rows), len(truth_rows[0])
+    best, grid = None, kingdom
+    for turns in range(4):
+        n = grid.size
+        for dr in range(n - rows + 1):
+            for dc in range(n - cols + 1):
+                right = sum((grid[(dr + r, dc + c)].terrain, grid[(dr + r, dc + c)].crowns) == (sq.terrain, sq.crowns)
+                            for r, row in enumerate(truth_rows) for c, sq in enumerate(row))
+                if best is None or right > best[0]:
+                    best = (right, grid, dr, dc, turns)
+        grid = grid.rotated()
+    return best
+
+
+def _turn_back(position, turns: int, n: int):
+    """The position in the kingdom as read of `position` in its `turns`-times rotated copy."""
+    r, c = position
+    for _ in range(turns):  # Kingdom.rotated: its (r, c) is the unturned (n-1-c, r)
+        r, c = n - 1 - c, r
+    return r, c
+
+
+class Table:
+    def __init__(self) -> None:
+        self.wrong: collections.Counter = collections.Counter()
+        self.marked: collections.Counter = collections.Counter()
+        self.right = self.right_marked = 0
+        self.wrong_scores = self.wrong_scores_marked = 0
+        self.right_by: collections.Counter = collections.Counter()
+        # Cells the mask called table (under TABLE_SHARE): (truly a tile?, the recogniser's own P(empty)).
+        self.masked_table: list[tuple[bool, float]] = []
+        self.details: list[str] = []
+
+    def add_kingdom(self, truth_rows, kingdom, shares: TileShares, truth_points: int) -> None:
+        """truth_rows: the truth's extent (a whole 5x5 for crops); every square of the reading is judged."""
+        _, grid, dr, dc, turns = best_alignment(truth_rows, kingdom)
+        n = grid.size
+        for r in range(n):
+            for c in range(n):
+                inside = 0 <= r - dr < len(truth_rows) and 0 <= c - dc < len(truth_rows[0])
+                truth = truth_rows[r - dr][c - dc] if inside else Square(Terrain.EMPTY)
+                read = grid[(r, c)]
+                kind = kind_of(truth, read)
+                at = _turn_back((r, c), turns, n)
+                source = shares.source(kingdom, at)
+                if source == "forced empty" and shares.recogniser_empty(kingdom, at) is not None:
+                    self.masked_table.append((truth.terrain is not Terrain.EMPTY, shares.recogniser_empty(kingdom, at)))
+                if kind is None:
+                    self.right += 1
+                    self.right_marked += read.uncertain
+                    self.right_by[source] += 1
+                    continue
+                self.wrong[kind, source] += 1
+                self.marked[kind, source] += read.uncertain
+                self.details.append(f"{kind} {source}{' ?' if read.uncertain else ''}")
+        if kingdom_points(kingdom) != truth_points:
+            self.wrong_scores += 1
+            self.wrong_scores_marked += bool(kingdom.uncertain())
+
+    def lines(self) -> list[str]:
+        out = [f"  {'wrong squares (marked/all)':28}" + "".join(f"{s:>14}" for s in SOURCES) + f"{'all':>10}"]
+        for kind in KINDS:
+            cells = [f"{self.marked[kind, s]}/{self.wrong[kind, s]}" for s in SOURCES]
+            total = f"{sum(self.marked[kind, s] for s in SOURCES)}/{sum(self.wrong[kind, s] for s in SOURCES)}"
+            out.append(f"  {kind:28}" + "".join(f"{x:>14}" for x in cells) + f"{total:>10}")
+        wrong, marked = sum(self.wrong.values()), sum(self.marked.values())
+        out.append(f"  all wrong squares marked: {marked}/{wrong}; right squares marked: {self.right_marked}/{self.right}"
+                   f" = {self.right_marked / max(self.right, 1):.1%}")
+        out.append("  right squares by source: " + ", ".join(f"{s} {self.right_by[s]}" for s in SOURCES))
+        out.append(f"  wrong scores with a '?': {self.wrong_scores_marked}/{self.wrong_scores}")
+        if self.masked_table:
+            out.append("  cells the mask called table, by the recogniser's own P(empty): truly tile / all")
+            edges = [0, 0.01, 0.1, 0.5, 0.9, 0.99, 1.0001]
+            for lo, hi in zip(edges, edges[1:]):
+                inside = [tile for tile, p in self.masked_table if lo <= p < hi]
+                out.append(f"    P(empty) {lo:<5} - {min(hi, 1):<5}: {sum(inside)}/{len(inside)}")
+        return out
+
+
+def loose_kingdoms(args, boards):
+    """(truth rows, truth score, photo) for eval_loose's scenes of this seed."""
+    bank = SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle")
+    rng = np.random.default_rng(args.seed)
+    for s in range(args.scenes):
+        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes)
+        yield f"scene {s} ({scene.surface})", scene.rows, scene.score, Photo(
+            Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
+
+
+def crop_kingdoms(args, boards):
+    """(truth rows, truth score, photo) for eval_crops_empty's crops (its seed 1 by default)."""
+    from eval_crops_empty import CHANGES, changed_crop
+
+    rng = np.random.default_rng(args.seed)
+    for board in boards:
+        change = list(CHANGES)[int(rng.integers(0, len(CHANGES)))]
+        surface = SURFACES[int(rng.integers(0, len(SURFACES)))]
+        image = changed_crop(cv2.imread(str(board.image)), change, surface, rng)
+        truth = board.kingdom
+        for position in CHANGES[change]:
+            truth = truth.with_square(position, Square(Terrain.EMPTY))
+        rows = tuple(tuple(truth[(r, c)] for c in range(5)) for r in range(5))
+        yield f"board {board.board_id} ({change}, {surface})", rows, kingdom_points(truth), Photo(
+            Path(f"{board.board_id}.png"), image, image.shape[:2])
+
+
+def main(argv=None) -> int:
+    from eval_loose import _count_range
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
+    ap.add_argument("--crops", action="store_true", help="eval_crops_empty's crops instead of eval_loose's scenes")
+    ap.add_argument("--scenes", type=int, default=40)
+    ap.add_argument("--seed", type=int, help="default: 1 for --crops (eval_crops_empty's), else 2")
+    ap.add_argument("--dominoes", type=_count_range, metavar="LO-HI")
+    ap.add_argument("--size", type=int, choices=(5, 7))
+    ap.add_argument("--on", choices=SURFACES, metavar="SURFACE")
+    ap.add_argument("--list", action="store_true", help="one line per wrong square")
+    args = ap.parse_args(argv)
+    args.seed = args.seed if args.seed is not None else (1 if args.crops else 2)
+    boards = load_boards(args.data / "kingdomino")
+    shares = TileShares()
+    table = Table()
+    found = 0
+    for name, rows, points, photo in (crop_kingdoms if args.crops else loose_kingdoms)(args, boards):
+        try:
+            read = [k.kingdom for k in read_loaded_photo(photo).found]
+        except NothingRecognisedError:
+            read = []
+        squares = sum(len(row) for row in rows)
+        scored = [(best_alignment(rows, k)[0], i) for i, k in enumerate(read)]
+        if not scored or max(scored)[0] < squares / 2:
+            continue
+        found += 1
+        kingdom = read[max(scored)[1]]
+        before = len(table.details)
+        table.add_kingdom(rows, kingdom, shares, points)
+        if args.list and len(table.details) > before:
+            print(f"  {name}: score {kingdom_points(kingdom)} vs {points}, {len(kingdom.uncertain())} '?';"
+                  f" wrong: {', '.join(table.details[before:])}")
+    what = f"eval_crops_empty's crops (seed {args.seed})" if args.crops else f"eval_loose scenes: {args.scenes} (seed {args.seed})"
+    print(f"{what}; kingdoms found {found}")
+    print("\n".join(table.lines()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
