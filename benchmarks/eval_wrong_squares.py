@@ -16,6 +16,7 @@ eval_crops_empty draw them, so a seed names the same scenes there.
 
     python benchmarks/eval_wrong_squares.py --scenes 40 --seed 2
     python benchmarks/eval_wrong_squares.py --crops          # eval_crops_empty's crops, seed 1
+    python benchmarks/eval_wrong_squares.py --photos ../shared/data/photos-loose
 """
 
 from __future__ import annotations
@@ -207,12 +208,22 @@ def crop_kingdoms(args, boards):
             Path(f"{board.board_id}.png"), image, image.shape[:2])
 
 
+def photo_kingdoms(args, boards):
+    """(truth rows, truth score, photo) for extent-labelled photos (../shared/data/photos-loose's format)."""
+    from kscore.lab.dataset import load_extent_items
+    from kscore.vision.load import load_photo
+
+    for path, labelled in load_extent_items(args.photos).items():
+        yield path.name, labelled[0].rows, labelled[0].score, load_photo(path)
+
+
 def main(argv=None) -> int:
     from eval_loose import _count_range
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
     ap.add_argument("--crops", action="store_true", help="eval_crops_empty's crops instead of eval_loose's scenes")
+    ap.add_argument("--photos", type=Path, help="extent-labelled photos (e.g. ../shared/data/photos-loose) instead")
     ap.add_argument("--scenes", type=int, default=40)
     ap.add_argument("--seed", type=int, help="default: 1 for --crops (eval_crops_empty's), else 2")
     ap.add_argument("--dominoes", type=_count_range, metavar="LO-HI")
@@ -225,7 +236,8 @@ def main(argv=None) -> int:
     shares = TileShares()
     table = Table()
     found = 0
-    for name, rows, points, photo in (crop_kingdoms if args.crops else loose_kingdoms)(args, boards):
+    source = photo_kingdoms if args.photos else crop_kingdoms if args.crops else loose_kingdoms
+    for name, rows, points, photo in source(args, boards):
         try:
             read = [k.kingdom for k in read_loaded_photo(photo).found]
         except NothingRecognisedError:
@@ -241,7 +253,7 @@ def main(argv=None) -> int:
         if args.list and len(table.details) > before:
             print(f"  {name}: score {kingdom_points(kingdom)} vs {points}, {len(kingdom.uncertain())} '?';"
                   f" wrong: {', '.join(table.details[before:])}")
-    what = f"eval_crops_empty's crops (seed {args.seed})" if args.crops else f"eval_loose scenes: {args.scenes} (seed {args.seed})"
+    what = f"photos in {args.photos}" if args.photos else f"eval_crops_empty's crops (seed {args.seed})" if args.crops else f"eval_loose scenes: {args.scenes} (seed {args.seed})"
     print(f"{what}; kingdoms found {found}")
     print("\n".join(table.lines()))
     return 0

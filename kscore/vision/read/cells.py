@@ -10,6 +10,13 @@ recogniser reads as usual. Two things differ from reading a rectified board:
   photos-loose carpet: castles read everywhere).
 - What the tile mask knows is used: a cell surely table is empty, a cell
   surely tile is not; cells in between are the recogniser's call.
+
+The kingdom's one castle is kept as an option on one square only (one_castle)
+for the decoder, but a square's doubt is judged on what the recogniser and the
+mask said before that: the doubt bars were chosen on the recogniser's own top
+probability, and taking a castle's share away and renormalising makes a
+confidence it never had (a glare-veiled forest read castle 0.48 / swamp 0.48
+becomes swamp 0.92, over the bar; photos-loose step 3).
 """
 
 from __future__ import annotations
@@ -98,9 +105,10 @@ def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile
             elif share >= surely_tile:
                 terrain[r, c, _EMPTY] *= NOT_EMPTY
                 terrain[r, c] /= terrain[r, c].sum()
+    seen = terrain.copy()  # the recogniser and the mask: what the doubt bars are held against
     one_castle(terrain)
     doubt = Doubt.from_info(models.info)
-    kingdom, changes, by_bars = decode_probabilities(terrain, crowns, tileset, name, doubt)
+    kingdom, changes, by_bars = decode_probabilities(terrain, crowns, tileset, name, doubt, seen_terrain=seen)
     return BoardReading(kingdom, terrain, crowns, changes, doubt, by_bars)
 
 

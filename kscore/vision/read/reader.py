@@ -57,14 +57,17 @@ def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tu
 
 
 def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, tileset: TileSet | None, name: str = "",
-                         doubt: Doubt | None = None) -> tuple[Kingdom, list[str], frozenset[Position]]:
+                         doubt: Doubt | None = None, seen_terrain: np.ndarray | None = None
+                         ) -> tuple[Kingdom, list[str], frozenset[Position]]:
     """The tile-set decoder's reading (tile set None: its plain per-square reading).
 
     `?` where the decoder doubts, and where a classifier's top probability is under its bar in `doubt`;
-    the third item is the squares marked by the bars alone.
+    the third item is the squares marked by the bars alone. seen_terrain: the terrain probabilities
+    the bar is held against when the decoder is given others (default terrain_probs; see cells.read_cells).
     """
     decoding = decode(terrain_probs, crown_probs, tileset, name)
-    kingdom = mark_doubts(decoding.kingdom, terrain_probs, crown_probs, doubt)
+    seen = terrain_probs if seen_terrain is None else seen_terrain
+    kingdom = mark_doubts(decoding.kingdom, seen, crown_probs, doubt)
     by_bars = frozenset(kingdom.uncertain()) - frozenset(decoding.kingdom.uncertain())
     return kingdom, list(decoding.changes), by_bars
 

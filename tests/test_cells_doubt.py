@@ -1,0 +1,73 @@
+"""A kingdom read tile by tile marks its doubtful squares on what the recogniser saw, not on the one-castle repair."""
+
+import numpy as np
+
+from kscore.game.kingdom import Terrain
+from kscore.lab.dataset import load_extent_items
+from kscore.vision.read.cells import one_castle
+from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
+from kscore.vision.read.doubt import Doubt
+from kscore.vision.read.reader import decode_probabilities
+
+_CASTLE, _SWAMP, _FOREST = (TERRAIN_CLASSES.index(t) for t in (Terrain.CASTLE, Terrain.SWAMP, Terrain.FOREST))
+
+
+def _aligned(rows, kingdom):
+    """[(truth square, read square)] of the extent at the reading's best turn and placement."""
+    best, grid = None, kingdom
+    for _ in range(4):
+        for dr in range(grid.size - len(rows) + 1):
+            for dc in range(grid.size - len(rows[0]) + 1):
+                pairs = [(sq, grid[(dr + r, dc + c)]) for r, row in enumerate(rows) for c, sq in enumerate(row)]
+                right = sum((t.terrain, t.crowns) == (g.terrain, g.crowns) for t, g in pairs)
+                best = max(best or (right, pairs), (right, pairs), key=lambda x: x[0])
+        grid = grid.rotated()
+    return best[1]
+
+
+def test_glare_veiled_forests_read_wrong_on_a_real_photo_are_marked(photos_loose_data):
+    """photos-loose steps 3-5: a row of forests under glare reads swamp or lake, half castle to the recogniser.
+
+    Taking the castle's share away (the kingdom has its castle elsewhere) left swamp at 0.92, over the
+    terrain bar: two misreads of step 3 and two of step 4 showed no '?'. At most one may now (the recogniser
+    itself sure of a wrong lake), and no more than half the right tiles are marked (3 of 7, 1 of 9, 2 of 14,
+    before this change as after: the rest of the glare row).
+    """
+    from kscore.app.pipeline import read_photo
+
+    unmarked_wrong = 0
+    for path, (truth,) in load_extent_items(photos_loose_data).items():
+        if path.stem not in ("carpet_step3", "carpet_step4", "carpet_step5"):
+            continue
+        (found,) = read_photo(path).found
+        pairs = _aligned(truth.rows, found.kingdom)
+        wrong = [g for t, g in pairs if (t.terrain, t.crowns) != (g.terrain, g.crowns)]
+        right_tiles = [g for t, g in pairs if (t.terrain, t.crowns) == (g.terrain, g.crowns) and t.terrain is not Terrain.EMPTY]
+        unmarked_wrong += sum(not g.uncertain for g in wrong)
+        assert sum(g.uncertain for g in right_tiles) <= len(right_tiles) / 2, path.name
+    assert unmarked_wrong <= 1
+
+
+def _certain(n: int, cls: int, k: int) -> np.ndarray:
+    p = np.full((n, n, k), 0.001 / (k - 1))
+    p[..., cls] = 0.999
+    return p
+
+
+def test_the_bar_is_held_against_the_probabilities_seen_before_the_castle_is_taken_away():
+    """The decoder reads the square as swamp; whether it is marked depends on what the bar is held against."""
+    terrain = _certain(3, _FOREST, len(TERRAIN_CLASSES))
+    terrain[1, 1] = 0.0
+    terrain[1, 1, _CASTLE] = 1.0  # the castle
+    terrain[0, 0] = 0.0
+    terrain[0, 0, [_CASTLE, _SWAMP, _FOREST]] = 0.46, 0.50, 0.04  # a veiled square the recogniser half took for it
+    crowns = _certain(3, 0, len(CROWN_CLASSES))
+    seen = terrain.copy()
+    one_castle(terrain)
+    assert terrain[0, 0].max() > 0.9  # the repair alone looks sure
+    doubt = Doubt(terrain_below=0.83, crowns_below=0.0)
+    repaired, _, _ = decode_probabilities(terrain, crowns, None, "k", doubt)
+    marked, _, by_bars = decode_probabilities(terrain, crowns, None, "k", doubt, seen_terrain=seen)
+    assert repaired[(0, 0)].terrain is marked[(0, 0)].terrain is Terrain.SWAMP
+    assert not repaired[(0, 0)].uncertain
+    assert marked[(0, 0)].uncertain and by_bars == {(0, 0)}
