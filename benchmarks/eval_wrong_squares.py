@@ -38,7 +38,7 @@ from kscore.app.pipeline import read_loaded_photo  # noqa: E402
 from kscore.errors import NothingRecognisedError  # noqa: E402
 from kscore.game.kingdom import Square, Terrain  # noqa: E402
 from kscore.lab.dataset import load_boards  # noqa: E402
-from kscore.lab.loose_scenes import SURFACES, SquareBank, make_loose_scene  # noqa: E402
+from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, SquareBank, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.find.loose import TABLE_SHARE, TILE_SHARE  # noqa: E402
 from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
@@ -186,7 +186,7 @@ def loose_kingdoms(args, boards):
     bank = SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle")
     rng = np.random.default_rng(args.seed)
     for s in range(args.scenes):
-        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes)
+        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare)
         yield f"scene {s} ({scene.surface})", scene.rows, scene.score, Photo(
             Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
 
@@ -228,7 +228,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, help="default: 1 for --crops (eval_crops_empty's), else 2")
     ap.add_argument("--dominoes", type=_count_range, metavar="LO-HI")
     ap.add_argument("--size", type=int, choices=(5, 7))
-    ap.add_argument("--on", choices=SURFACES, metavar="SURFACE")
+    ap.add_argument("--on", choices=SURFACES + MORE_SURFACES, metavar="SURFACE")
+    ap.add_argument("--glare", choices=GLARES)
     ap.add_argument("--list", action="store_true", help="one line per wrong square")
     args = ap.parse_args(argv)
     args.seed = args.seed if args.seed is not None else (1 if args.crops else 2)
