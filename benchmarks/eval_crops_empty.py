@@ -64,6 +64,18 @@ def changed_crop(image: np.ndarray, change: str, surface: str, rng: np.random.Ge
     return out
 
 
+def crops(boards, rng: np.random.Generator):
+    """Each board's crop as drawn for a seed: (board, change, surface, image, the kingdom it shows)."""
+    for board in boards:
+        change = list(CHANGES)[int(rng.integers(0, len(CHANGES)))]
+        surface = SURFACES[int(rng.integers(0, len(SURFACES)))]
+        image = changed_crop(cv2.imread(str(board.image)), change, surface, rng)
+        truth = board.kingdom
+        for position in CHANGES[change]:
+            truth = truth.with_square(position, Square(Terrain.EMPTY))
+        yield board, change, surface, image, truth
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data" / "kingdomino")
@@ -78,13 +90,7 @@ def main() -> None:
     tally: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     seconds = []
     marks = MarkTally()  # squares of the found crops, at their best turn
-    for board in load_boards(args.data)[::args.every]:
-        change = list(CHANGES)[int(rng.integers(0, len(CHANGES)))]
-        surface = SURFACES[int(rng.integers(0, len(SURFACES)))]
-        image = changed_crop(cv2.imread(str(board.image)), change, surface, rng)
-        truth = board.kingdom
-        for position in CHANGES[change]:
-            truth = truth.with_square(position, Square(Terrain.EMPTY))
+    for board, change, surface, image, truth in crops(load_boards(args.data)[::args.every], rng):
         t = tally[change]
         t["crops"] += 1
         kind = tally[f"on {surface}"]

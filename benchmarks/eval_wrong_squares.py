@@ -26,7 +26,6 @@ import collections
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -193,16 +192,9 @@ def loose_kingdoms(args, boards):
 
 def crop_kingdoms(args, boards):
     """(truth rows, truth score, photo) for eval_crops_empty's crops (its seed 1 by default)."""
-    from eval_crops_empty import CHANGES, changed_crop
+    from eval_crops_empty import crops
 
-    rng = np.random.default_rng(args.seed)
-    for board in boards:
-        change = list(CHANGES)[int(rng.integers(0, len(CHANGES)))]
-        surface = SURFACES[int(rng.integers(0, len(SURFACES)))]
-        image = changed_crop(cv2.imread(str(board.image)), change, surface, rng)
-        truth = board.kingdom
-        for position in CHANGES[change]:
-            truth = truth.with_square(position, Square(Terrain.EMPTY))
+    for board, change, surface, image, truth in crops(boards, np.random.default_rng(args.seed)):
         rows = tuple(tuple(truth[(r, c)] for c in range(5)) for r in range(5))
         yield f"board {board.board_id} ({change}, {surface})", rows, kingdom_points(truth), Photo(
             Path(f"{board.board_id}.png"), image, image.shape[:2])
