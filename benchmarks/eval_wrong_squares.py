@@ -112,7 +112,7 @@ def best_alignment(truth_rows, kingdom):
                 if best is None or right > best[0]:
                     best = (right, grid, dr, dc, turns)
         grid = grid.rotated()
-    return best
+    return best or (0, kingdom, 0, 0, 0)  # a reading smaller than the truth's extent: nothing matched
 
 
 def _turn_back(position, turns: int, n: int):
