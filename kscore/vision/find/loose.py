@@ -116,6 +116,10 @@ CHROMA_BAR = 2.0
 CHROMA_NOISE = 0.01
 #: Mean foreground of a cell the tile mask misses above which the reader decides whether it is a tile.
 MAYBE_TILE = 0.5
+#: How far (in tile-mask opening discs) a colour piece reaching the photo's edge may stray from solid detail.
+NEAR_DETAIL = 3
+#: Detail (texture foreground) that outlines a tile for `solid_detail`: the table's own 99th percentile.
+OUTLINE_DETAIL = 1.0 / TEXTURE_BAR
 
 
 @dataclass(frozen=True)
@@ -220,8 +224,46 @@ def tile_foreground(work: np.ndarray) -> np.ndarray:
     the border's bare carpet and only the blurred dots' colours keep it table; and what the opening
     leaves of a line of dots is a faint tint, which on a dark carpet is a large change of chromaticity.
     """
-    clean = without_specks(work)
-    return np.maximum.reduce([foreground(work), texture_foreground(clean), chroma_foreground(work)])
+    texture = texture_foreground(without_specks(work))
+    colour = tied_to_detail(np.maximum(foreground(work), chroma_foreground(work)), texture)
+    return np.maximum(colour, texture)
+
+
+def tied_to_detail(colour: np.ndarray, texture: np.ndarray) -> np.ndarray:
+    """The colour foreground less the parts of its pieces reaching the photo's edge that lie far from tiles' detail.
+
+    The colour model knows the table only by its border strip: a large patch of a colour the border
+    shows little of (a carpet's dark-blue wedge, a band of dot columns under a lamp) passes for tiles,
+    joins the kingdom and carries it to the photo's edge (then "cut by the edge", the pitch from that
+    piece ~2x). Tiles are squares edged and printed with detail: the detail foreground's outlines,
+    filled and opened (`solid_detail`), are the tiles wherever the table is plainer than they are. A
+    colour piece that reaches the edge keeps only what lies within a few opening discs of those
+    (a tile whose outline did not close, a kingdom truly cut by the edge); other pieces stay whole
+    (on a busy table the detail says nothing, and the colour alone finds the tiles).
+    """
+    h, w = colour.shape
+    # Pieces before the opening: a line of dots joining a wedge or the kingdom to the edge is part of it.
+    count, labels = cv2.connectedComponents((cv2.GaussianBlur(colour, (0, 0), 1.0) > SURE_FOREGROUND).astype(np.uint8))
+    edge = np.unique(np.r_[labels[:2].ravel(), labels[-2:].ravel(), labels[:, :2].ravel(), labels[:, -2:].ravel()])
+    edge = edge[edge > 0]
+    if not len(edge):
+        return colour
+    k = _opening_width(h, w)
+    reaching = cv2.dilate(np.isin(labels, edge).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=k)
+    near = cv2.dilate(solid_detail(texture), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (NEAR_DETAIL * k | 1,) * 2))
+    out = colour.copy()
+    out[(reaching > 0) & (near == 0)] = 0.0
+    return out
+
+
+def solid_detail(texture: np.ndarray) -> np.ndarray:
+    """Where the detail foreground outlines something solid (a tile's edges and print, holes filled), opened (uint8 0/1).
+
+    A line of detail (a wedge's straight edge, a printed line) is no tile: it encloses nothing and the
+    opening takes it away.
+    """
+    outline = (texture > OUTLINE_DETAIL).astype(np.uint8)
+    return tile_mask(fill_holes(outline).astype(np.float32))
 
 
 def without_specks(work: np.ndarray) -> np.ndarray:
