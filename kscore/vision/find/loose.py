@@ -224,9 +224,12 @@ def tile_foreground(work: np.ndarray) -> np.ndarray:
     the border's bare carpet and only the blurred dots' colours keep it table; and what the opening
     leaves of a line of dots is a faint tint, which on a dark carpet is a large change of chromaticity.
     """
-    texture = texture_foreground(without_specks(work))
-    colour = tied_to_detail(np.maximum(foreground(work), chroma_foreground(work)), texture)
-    return np.maximum(colour, texture)
+    return np.maximum(texture_foreground(without_specks(work)), colour_foreground(work))
+
+
+def colour_foreground(work: np.ndarray) -> np.ndarray:
+    """Per pixel in [0, 1]: how surely not table by colour or by chromaticity (see tile_foreground)."""
+    return np.maximum(foreground(work), chroma_foreground(work))
 
 
 def tied_to_detail(colour: np.ndarray, texture: np.ndarray) -> np.ndarray:
@@ -426,7 +429,34 @@ def find_loose(photo: Photo) -> list[LooseKingdom]:
     """Every group of tiles in the photo fitted square by square, largest first."""
     work, factor = working_image(photo.image)
     to_original = factor * photo.scale
-    return [g.scaled(to_original) for g in _groups(work)]
+    return [g.scaled(to_original) for g in _groups_not_cut_by_table(work)]
+
+
+def _groups_not_cut_by_table(work: np.ndarray) -> list[_Group]:
+    """The groups of tiles; when one reaches the photo's edge, those found again with the colour tied to detail,
+    if they hold a larger whole kingdom.
+
+    "Cut by the photo's edge" is a claim about tiles: on a carpet whose wedges and bands of dots the
+    colour model takes for tiles, it is the table that carries the kingdom to the edge (tied_to_detail).
+    Only then is the colour cut back: where the detail says nothing (a busy table, a tight crop whose
+    border is tiles) the first reading stays.
+    """
+    texture = texture_foreground(without_specks(work))
+    colour = colour_foreground(work)
+    groups = _groups(work, np.maximum(texture, colour))
+    if not any(g.touches for g in groups):
+        return groups
+    again = _groups(work, np.maximum(texture, tied_to_detail(colour, texture)))
+    return again if _most_squares(again, whole=True) > _most_squares(groups) else groups
+
+
+def _most_squares(groups: list[_Group], whole: bool = False) -> int:
+    """Tile squares of the largest group (`whole`: of those not reaching the photo's edge; 0 if none).
+
+    The groups found again win only with a whole kingdom larger than any group of the first reading:
+    in a tight crop every group reaches the edge, and a piece of the kingdom is no better reading.
+    """
+    return max((sum(t >= TILE_SHARE for t in g.tile.values()) for g in groups if not (whole and g.touches)), default=0)
 
 
 @dataclass(frozen=True)
