@@ -14,7 +14,10 @@ and the seams do not line up across the kingdom. So here:
    averaged over the speckles, lies beyond any the table's
    (`chroma_foreground`: a grey castle or a mine on beige speckled stone),
    opened with a small disc (1.5% of the short side): a carpet's dots, thin
-   printed lines and specks go, tiles stay.
+   printed lines and specks go, tiles stay. When a group reaches the photo's
+   edge, all is done again with the colour kept only near solid detail
+   (`tied_to_detail`: a carpet's wedges and bands of dots, taken for tiles,
+   carried the kingdom to the edge), and kept if it holds a larger whole kingdom.
 2. The square's pitch, once per photo, from every sizeable piece of tiles
    together (a loosely laid kingdom falls apart into dominoes): the
    autocorrelation of the edges along the rows and down the columns (summed
@@ -116,7 +119,8 @@ CHROMA_BAR = 2.0
 CHROMA_NOISE = 0.01
 #: Mean foreground of a cell the tile mask misses above which the reader decides whether it is a tile.
 MAYBE_TILE = 0.5
-#: How far (in tile-mask opening discs) a colour piece reaching the photo's edge may stray from solid detail.
+#: Width (in tile-mask opening discs) of the disc solid detail is dilated by: how far a colour piece reaching the
+#: photo's edge is kept beyond it (a tile's rim, a tile whose outline did not close).
 NEAR_DETAIL = 3
 #: Detail (texture foreground) that outlines a tile for `solid_detail`: the table's own 99th percentile.
 OUTLINE_DETAIL = 1.0 / TEXTURE_BAR
@@ -252,6 +256,7 @@ def tied_to_detail(colour: np.ndarray, texture: np.ndarray) -> np.ndarray:
     if not len(edge):
         return colour
     k = _opening_width(h, w)
+    # The pieces' blurred rims too (the tile mask blurs the foreground before its bar).
     reaching = cv2.dilate(np.isin(labels, edge).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=k)
     near = cv2.dilate(solid_detail(texture), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (NEAR_DETAIL * k | 1,) * 2))
     out = colour.copy()
