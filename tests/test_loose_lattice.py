@@ -14,7 +14,7 @@ import pytest
 from kscore.app.pipeline import read_loaded_photo, squares_on_grid
 from kscore.game.kingdom import Terrain
 from kscore.lab.loose_scenes import SquareBank, make_loose_scene
-from kscore.vision.find.loose import LooseKingdom, find_loose
+from kscore.vision.find.loose import TILE_SHARE, LooseKingdom, find_loose
 from kscore.vision.load import Photo
 
 
@@ -208,3 +208,25 @@ def test_the_lattice_is_laid_at_the_squares_pitch_so_no_row_or_column_is_gained(
     assert group.extent == (5, 5)
     assert on >= len(scene.quads) - 1 and astray <= 1  # at most one domino's square read a third off
     assert abs(group.pitch / scene.pitch - 1) < 0.03
+
+
+def test_the_ring_is_the_squares_just_outside_the_extent_beside_a_tile(bank):
+    # LooseKingdom.ring is where a castle the tile mask missed would lie (pipeline.castle_beside reads
+    # there): each place is outside the extent, beside a tile, one square from it and a square in size.
+    scene = make_loose_scene(bank, np.random.default_rng(5), dominoes=(1, 1), strays=0)
+    (group,) = find_loose(_photo(scene))
+    rows, cols = group.extent
+    tiles = {p for p, t in group.tile.items() if t >= TILE_SHARE}
+    assert group.ring and len(tiles) == 3
+    for (r, c), quad in group.ring.items():
+        assert not (0 <= r < rows and 0 <= c < cols)
+        beside = [p for p in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if p in tiles]
+        assert beside
+        centre = np.asarray(quad).mean(axis=0)
+        step = min(np.linalg.norm(centre - group.cells[p].mean(axis=0)) for p in beside)
+        side = np.mean([np.linalg.norm(np.asarray(quad)[i] - np.asarray(quad)[(i + 1) % 4]) for i in range(4)])
+        assert abs(step / group.pitch - 1) < 0.3 and abs(side / group.pitch - 1) < 0.15
+    # Every open side of a tile has its place: a castle can lie beside any of them.
+    open_sides = {q for r, c in tiles for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                  if not (0 <= q[0] < rows and 0 <= q[1] < cols)}
+    assert set(group.ring) == open_sides
