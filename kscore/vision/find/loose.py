@@ -250,7 +250,7 @@ def tied_to_detail(colour: np.ndarray, texture: np.ndarray) -> np.ndarray:
     """
     h, w = colour.shape
     # Pieces before the opening: a line of dots joining a wedge or the kingdom to the edge is part of it.
-    count, labels = cv2.connectedComponents((cv2.GaussianBlur(colour, (0, 0), 1.0) > SURE_FOREGROUND).astype(np.uint8))
+    _, labels = cv2.connectedComponents((cv2.GaussianBlur(colour, (0, 0), 1.0) > SURE_FOREGROUND).astype(np.uint8))
     edge = np.unique(np.r_[labels[:2].ravel(), labels[-2:].ravel(), labels[:, :2].ravel(), labels[:, -2:].ravel()])
     edge = edge[edge > 0]
     if not len(edge):
@@ -482,8 +482,8 @@ class _Group:
                             {p: q * k for p, q in self.ring.items()})
 
 
-def _groups(work: np.ndarray, fg: np.ndarray | None = None) -> list[_Group]:
-    fg = tile_foreground(work) if fg is None else fg
+def _groups(work: np.ndarray, fg: np.ndarray) -> list[_Group]:
+    """The groups of tiles in the working image whose tile foreground (tile_foreground, or tied to detail) is fg."""
     h, w = fg.shape
     mask = tile_mask(fg)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
