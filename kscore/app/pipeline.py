@@ -118,46 +118,29 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         # A 5x5 grid with tiles past it on its lattice (localise: FoundBoard.beyond) may frame part of a
         # larger kingdom of a 7x7 game (6x6, laid by hand): the kingdom found tile by tile decides.
         grows = board.size == 5 and board.beyond >= BEYOND_SQUARES
-        if _plausibility(reading) >= SURE_READING and not grows:
+        # A kingdom fits its 5x5 frame: a grid with an edge row or column of table while tiles lie just past
+        # it on its lattice is shifted off a kingdom laid by hand (a column's ragged offsets misled it).
+        shifted = board.size == 5 and board.beyond > 0 and _table_edge(reading.kingdom)
+        if _plausibility(reading) >= SURE_READING and not grows and not shifted:
             read.append(found_here)
             continue
         if loose is None:
             loose = loose_readings(photo, tileset, models, with_partial=True)
-        # Squares far smaller than the tiles under them (a grid laid over 2x2 tiles of a dotted
-        # carpet or over speckled stone and a stray, its squares 0.3-0.5 of theirs) frame no kingdom:
-        # every tile in the box is one size. A kingdom found tile by tile there stands in for it.
-        unlike = not squares_of_tiles(board.corners, board.size, [g for _, g, _ in (*loose[0], *loose[1])])
-        # A grid that reads no castle or several frames no kingdom (a block of table and tiles
-        # taken for one): a kingdom found tile by tile overlapping it is measured by its own frame.
-        frame = board.size if len(reading.kingdom.castles()) == 1 else None
-        for i, (corners_l, group, reading_l) in enumerate(loose[0]):
-            rows, cols = group.extent
-            size = frame or frame_size(group.extent)
-            # A kingdom, not a fragment the colours kept of the grid's; or, when the grid frames no
-            # kingdom (not one castle), tiles its squares do not lie on (a grid laid over part of a
-            # small kingdom in progress, squares astride its seams). A grid with its castle keeps
-            # this test: a tight crop's grid on a mat lost a row to a misaligned group without it.
-            covers = (rows * cols >= COVER_SHARE * size**2
-                      or (frame is None and squares_on_grid(board.corners, board.size, group) < ON_GRID_SHARE))
-            # The box's rule: a kingdom wider than 5 squares either way is a 7x7 game's; one with its one castle
-            # lying over the grid is the kingdom the grid framed in part, however the doubts compare.
-            larger = grows and max(rows, cols) > 5 and len(reading_l.kingdom.castles()) == 1
-            if _overlap(board.corners, group.corners) >= OVERLAP_SHARE and (unlike or (covers and (
-                    larger or _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True)))):
-                found_here = None if i in replaced else PhotoKingdom(
-                    replace(reading_l.kingdom, name=name), tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
-                    tuple(reading_l.changes), group.extent)
-                replaced.add(i)
-                break
-        else:
-            if unlike:  # over strays alone (no kingdom found tile by tile there): nothing to score
-                unlike_grids.append(f"{tile_squares(reading.kingdom)} tile square(s) read on a grid whose squares are "
-                                    "under half the size of the tiles under it: not a kingdom, not scored")
-                found_here = None
+        choice = grid_or_tiles(board, reading, loose[0], loose[1], grows)
+        if isinstance(choice, int):  # the kingdom found tile by tile there stands in for the grid
+            found_here = None if choice in replaced else PhotoKingdom(
+                replace(loose[0][choice][2].kingdom, name=name),
+                tuple(tuple(float(v) for v in c) for c in loose[0][choice][0].round(1)),
+                tuple(loose[0][choice][2].changes), loose[0][choice][1].extent)
+            replaced.add(choice)
+        elif choice is not None:  # no kingdom's grid: nothing to score, said once
+            unlike_grids.append(f"{tile_squares(reading.kingdom)} tile square(s) read on a grid {choice}: "
+                                "not a kingdom, not scored")
+            found_here = None
         if found_here is not None:  # None: a second grid over a kingdom already read tile by tile (said once)
             read.append(found_here)
     if not read and unlike_grids:
-        # Every grid was laid across tiles of another size: the photo is read as if no grid showed.
+        # Every grid was laid across tiles of another size or over strays: the photo is read as if no grid showed.
         return _tile_by_tile(photo, rules, models, start, partial, found.seen, loose)
     read, notes = not_kingdoms(read)
     notes = unlike_grids + notes
@@ -174,6 +157,58 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         photo_size=photo.size,
         notes=tuple(notes),
     )
+
+
+def grid_or_tiles(board, reading, kingdoms, strays, grows: bool = False) -> int | str | None:
+    """What a grid in doubt is, beside the groups found tile by tile: the index of the kingdom (of `kingdoms`)
+    that stands in for it, why it frames no kingdom (a str), or None: the grid is kept.
+
+    board: a localise.FoundBoard; reading: its BoardReading; kingdoms, strays: loose_readings' lists of
+    (frame corners, LooseKingdom, BoardReading); grows: a 5x5 grid with tiles past it on its lattice.
+    """
+    groups = [g for _, g, _ in (*kingdoms, *strays)]
+    # Squares far smaller than the tiles under them (a grid laid over 2x2 tiles of a dotted carpet or over
+    # speckled stone and a stray, its squares 0.3-0.5 of theirs) frame no kingdom: every tile in the box is
+    # one size. A kingdom found tile by tile there stands in for it.
+    unlike = not squares_of_tiles(board.corners, board.size, groups)
+    side = grid_side(board.corners, board.size)
+    # A grid that reads no castle or several frames no kingdom (a block of table and tiles taken for one):
+    # a kingdom found tile by tile overlapping it is measured by its own frame.
+    frame = board.size if len(reading.kingdom.castles()) == 1 else None
+    for i, (_, group, reading_l) in enumerate(kingdoms):
+        if _overlap(board.corners, group.corners) < OVERLAP_SHARE:
+            continue
+        rows, cols = group.extent
+        size = frame or frame_size(group.extent)
+        off_grid = squares_on_grid(board.corners, board.size, group) < ON_GRID_SHARE
+        # Tiles of the grid's size or larger (a tight crop's groups come out at a third of its squares)
+        # that do not lie on its squares: the grid is laid astride their seams, not on their lattice.
+        astride = off_grid and group.pitch >= SAME_SQUARE * side
+        # A kingdom, not a fragment the colours kept of the grid's; or, when the grid frames no
+        # kingdom (not one castle), tiles its squares do not lie on (a grid laid over part of a
+        # small kingdom in progress, squares astride its seams). A grid with its castle keeps
+        # this test: a tight crop's grid on a mat lost a row to a misaligned group without it.
+        spans = rows * cols >= COVER_SHARE * size**2
+        covers = spans or (frame is None and off_grid)
+        # The box's rule: a kingdom wider than 5 squares either way is a 7x7 game's; one with its one castle
+        # lying over the grid is the kingdom the grid framed in part, however the doubts compare.
+        larger = grows and max(rows, cols) > 5 and len(reading_l.kingdom.castles()) == 1
+        # A kingdom spanning the grid's frame whose tiles lie astride its squares: the grid read each square
+        # across two tiles' halves, so its castle count says nothing; the tiles' own squares are read.
+        if unlike or (covers and (larger or (spans and astride)
+                                  or _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True))):
+            return i
+    if unlike:  # over strays alone (no kingdom found tile by tile there): nothing to score
+        return "whose squares are under half the size of the tiles under it"
+    # Over stray groups alone (the draft line, discards: groups not joined to the kingdom found tile by tile
+    # elsewhere) holding under half its frame: the grid framed them with the table around them. Groups far
+    # finer than its squares (a tight crop's, at a third of them) are not its tiles and say nothing.
+    under = [g for g in groups if _overlap(board.corners, g.corners) >= OVERLAP_SHARE and g.pitch >= SAME_SQUARE * side]
+    apart = not any(_overlap(board.corners, g.corners) >= OVERLAP_SHARE for _, g, _ in kingdoms)
+    anchored = any(len(r.kingdom.castles()) == 1 and tile_squares(r.kingdom) >= LEAST_TILES for _, _, r in kingdoms)
+    if under and apart and anchored and sum(g.squares for g in under) < COVER_SHARE * board.size**2:
+        return "laid over stray dominoes apart from the kingdom"
+    return None
 
 
 #: A find whose squares are under this share of the surest kingdom's, or over its inverse, is not a
@@ -212,6 +247,14 @@ def squares_of_tiles(corners, size: int, groups) -> bool:
     side = grid_side(corners, size)
     under = [g.pitch for g in groups if _overlap(corners, g.corners) >= OVERLAP_SHARE]
     return not under or any(side >= SAME_SQUARE * pitch for pitch in under)
+
+
+def _table_edge(kingdom: Kingdom) -> bool:
+    """Whether a whole edge row or column of the kingdom's frame is read as table."""
+    n = kingdom.size
+    empty = {p for p, square in kingdom.squares() if square.terrain is Terrain.EMPTY}
+    edges = ([(0, c) for c in range(n)], [(n - 1, c) for c in range(n)], [(r, 0) for r in range(n)], [(r, n - 1) for r in range(n)])
+    return any(set(edge) <= empty for edge in edges)
 
 
 def tile_squares(kingdom: Kingdom) -> int:
