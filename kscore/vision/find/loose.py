@@ -93,6 +93,9 @@ MAX_EXTENT = 7
 SPAN_SLACK = 1.5
 #: Fewest working-image pixels a square may have (a kingdom read needs far more; under this, texture).
 MIN_PITCH = 8
+#: Ratio to the pitch found under the largest piece's bounds within which a period found under its short side's
+#: alone is taken instead (that pitch was twice the square's: table joined to the piece).
+HALF_PITCH = (0.4, 0.6)
 #: Offsets tried per axis for the coarse lattice (each cell is then fitted on its own).
 LATTICE_OFFSETS = 16
 #: Relative difference between the photo's pitch and the one a group's own fits say above which the
@@ -236,7 +239,7 @@ def colour_foreground(work: np.ndarray) -> np.ndarray:
     return np.maximum(foreground(work), chroma_foreground(work))
 
 
-def tied_to_detail(colour: np.ndarray, texture: np.ndarray) -> np.ndarray:
+def tied_to_detail(colour: np.ndarray, texture: np.ndarray, unread: np.ndarray | None = None) -> np.ndarray:
     """The colour foreground less the parts of its pieces reaching the photo's edge that lie far from tiles' detail.
 
     The colour model knows the table only by its border strip: a large patch of a colour the border
@@ -251,7 +254,8 @@ def tied_to_detail(colour: np.ndarray, texture: np.ndarray) -> np.ndarray:
     h, w = colour.shape
     # Pieces before the opening: a line of dots joining a wedge or the kingdom to the edge is part of it.
     _, labels = cv2.connectedComponents((cv2.GaussianBlur(colour, (0, 0), 1.0) > SURE_FOREGROUND).astype(np.uint8))
-    edge = np.unique(np.r_[labels[:2].ravel(), labels[-2:].ravel(), labels[:, :2].ravel(), labels[:, -2:].ravel()])
+    edge = np.unique(np.r_[labels[:2].ravel(), labels[-2:].ravel(), labels[:, :2].ravel(), labels[:, -2:].ravel(),
+                           labels[unread > 0] if unread is not None else []]).astype(int)
     edge = edge[edge > 0]
     if not len(edge):
         return colour
@@ -448,10 +452,10 @@ def _groups_not_cut_by_table(work: np.ndarray) -> list[_Group]:
     """
     texture = texture_foreground(without_specks(work))
     colour = colour_foreground(work)
-    groups = _groups(work, np.maximum(texture, colour))
-    if not any(g.touches for g in groups):
+    groups, unread = _groups(work, np.maximum(texture, colour))
+    if not any(g.touches for g in groups) and not unread.any():
         return groups
-    again = _groups(work, np.maximum(texture, tied_to_detail(colour, texture)))
+    again, _ = _groups(work, np.maximum(texture, tied_to_detail(colour, texture, unread)))
     return again if _most_squares(again, whole=True) > _most_squares(groups) else groups
 
 
@@ -483,28 +487,40 @@ class _Group:
 
 
 def _groups(work: np.ndarray, fg: np.ndarray) -> list[_Group]:
-    """The groups of tiles in the working image whose tile foreground (tile_foreground, or tied to detail) is fg."""
+    """The groups of tiles in the working image whose tile foreground (tile_foreground, or tied to detail) is fg,
+    and the sizeable pieces of tiles no lattice read as one kingdom (uint8 0/1: wider than 7 squares, or no pitch).
+
+    A kingdom is at most 7x7 squares of one size: a piece the lattice cannot read as that holds table
+    (a carpet's wedge or band of dots joined to the kingdom), as a group reaching the photo's edge may.
+    """
     h, w = fg.shape
     mask = tile_mask(fg)
+    unread = np.zeros((h, w), np.uint8)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
     if count < 2:
-        return []
+        return [], unread
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)
     soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     if stats[largest, cv2.CC_STAT_AREA] < MIN_GROUP_SHARE * h * w:
-        return []
+        return [], unread
     # The pitch from every sizeable piece of tiles together (one table, one distance): a kingdom
     # laid loosely falls apart into dominoes here, and one domino alone shows too few seams.
     big = np.isin(labels, [j for j in range(1, count) if stats[j, cv2.CC_STAT_AREA] >= 0.25 * stats[largest, cv2.CC_STAT_AREA]])
     blob = fill_holes(big.astype(np.uint8))
     outline, _ = cv2.findContours((labels == largest).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     (_, _), (a, b), _ = cv2.minAreaRect(max(outline, key=cv2.contourArea))
-    pitch = _fit_group(work, lab, grey, soft, blob, tuple(float(v) for v in centres[largest]), None,
-                       pitch_only=(a, b))
+    centre = tuple(float(v) for v in centres[largest])
+    pitch = _fit_group(work, lab, grey, soft, blob, centre, None, pitch_only=(a, b))
+    # The bounds assume the largest piece is tiles; a carpet's band of dots or wedge joined to it makes its long
+    # side longer than seven squares, the true side falls under the bound and twice it is taken. A period about
+    # half that one, found when only the short side bounds it, is a seam inside every square at that pitch.
+    half = _fit_group(work, lab, grey, soft, blob, centre, None, pitch_only=(min(a, b),) * 2) if pitch else None
+    if half is not None and HALF_PITCH[0] < half / pitch < HALF_PITCH[1]:
+        pitch = half
     if pitch is None:
-        return []
+        return [], (labels == largest).astype(np.uint8)
     # Then the tiles again, opened in proportion to a square: a tile's worn or dark rim
     # (a mine, the castle) no longer splits a loosely laid kingdom into pieces.
     sure = tile_mask(fg, max(5, SURE_OPEN * pitch))  # a cell is surely tile only where this covers it
@@ -525,7 +541,9 @@ def _groups(work: np.ndarray, fg: np.ndarray) -> list[_Group]:
                            sure=fill_holes(sure & region, HOLE_SQUARES * pitch * pitch))
         if group is not None:
             out.append(group)
-    return out
+        elif blob.sum() >= 2 * MIN_GROUP_SQUARES * pitch * pitch:
+            unread |= blob
+    return out, unread
 
 
 def _tile_pieces(mask: np.ndarray, pitch: float) -> np.ndarray:
