@@ -15,15 +15,20 @@ and the seams do not line up across the kingdom. So here:
    (`chroma_foreground`: a grey castle or a mine on beige speckled stone),
    opened with a small disc (1.5% of the short side): a carpet's dots, thin
    printed lines and specks go, tiles stay. When a group reaches the photo's
-   edge, all is done again with the colour kept only near solid detail
+   edge, or a sizeable piece reads as no kingdom (wider than 7 squares), all
+   is done again with the colour of those pieces kept only near solid detail
    (`tied_to_detail`: a carpet's wedges and bands of dots, taken for tiles,
-   carried the kingdom to the edge), and kept if it holds a larger whole kingdom.
+   carried the kingdom to the edge or beyond seven squares), and kept if it
+   holds a larger whole kingdom.
 2. The square's pitch, once per photo, from every sizeable piece of tiles
    together (a loosely laid kingdom falls apart into dominoes): the
    autocorrelation of the edges along the rows and down the columns (summed
    row by row, so rows shifted against each other still agree on it), bounded
    by the box: at most 7 squares across the largest piece, at least one, at
-   most 49 squares (and a few strays) of tile. Then the tiles are opened
+   most 49 squares (and a few strays) of tile; a period about half that one
+   under the short side's bound alone is taken instead (table joined to the
+   piece lengthens its long side, and the bound then excludes the square's
+   side, so twice it was found). Then the tiles are opened
    again in proportion to a square, pieces under half a square or small and
    not solid (clusters of dots) are dropped, and pieces up to half a square
    apart are one group: a candidate kingdom or a stray. Per group, its turn:
@@ -247,7 +252,8 @@ def tied_to_detail(colour: np.ndarray, texture: np.ndarray, unread: np.ndarray |
     joins the kingdom and carries it to the photo's edge (then "cut by the edge", the pitch from that
     piece ~2x). Tiles are squares edged and printed with detail: the detail foreground's outlines,
     filled and opened (`solid_detail`), are the tiles wherever the table is plainer than they are. A
-    colour piece that reaches the edge keeps only what lies within a few opening discs of those
+    colour piece that reaches the edge, or overlaps `unread` (pieces no lattice read as one kingdom:
+    a wedge joined to it made it wider than seven squares), keeps only what lies within a few opening discs of those
     (a tile whose outline did not close, a kingdom truly cut by the edge); other pieces stay whole
     (on a busy table the detail says nothing, and the colour alone finds the tiles).
     """
