@@ -128,10 +128,10 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
             loose = loose_readings(photo, tileset, models, with_partial=True)
         choice = grid_or_tiles(board, reading, loose[0], loose[1], grows)
         if isinstance(choice, int):  # the kingdom found tile by tile there stands in for the grid
+            corners_l, group, reading_l = loose[0][choice]
             found_here = None if choice in replaced else PhotoKingdom(
-                replace(loose[0][choice][2].kingdom, name=name),
-                tuple(tuple(float(v) for v in c) for c in loose[0][choice][0].round(1)),
-                tuple(loose[0][choice][2].changes), loose[0][choice][1].extent)
+                replace(reading_l.kingdom, name=name), tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
+                tuple(reading_l.changes), group.extent)
             replaced.add(choice)
         elif choice is not None:  # no kingdom's grid: nothing to score, said once
             unlike_grids.append(f"{tile_squares(reading.kingdom)} tile square(s) read on a grid {choice}: "
