@@ -360,10 +360,21 @@ def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: float, hei
     the pieces' pixels, at most 49 squares and a few strays: a wood grain's or
     a print's period is not a square.
     """
+    return pitches_of(gx, gy, band, [(width, height)], area)[0]
+
+
+def pitches_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, sides, area: float = 0.0) -> list[float | None]:
+    """pitch_of within each (width, height) of `sides`, from one autocorrelation (the costly part)."""
     acx = _autocorrelation(gx * band)
     acy = _autocorrelation((gy * band).T)
     n = min(len(acx), len(acy))
     ac = acx[:n] + acy[:n]
+    return [_period(ac, width, height, area) for width, height in sides]
+
+
+def _period(ac: np.ndarray, width: float, height: float, area: float) -> float | None:
+    """The autocorrelation's highest peak within the box's bounds for a piece of these sides (pitch_of)."""
+    n = len(ac)
     lo = int(max(width / (MAX_EXTENT + SPAN_SLACK), height / (MAX_EXTENT + SPAN_SLACK), np.sqrt(area / (MAX_EXTENT**2 + 12)),
                  MIN_PITCH))
     hi = min(int(min(width, height) / 0.85), n - 2)  # at least one square
@@ -518,12 +529,11 @@ def _groups(work: np.ndarray, fg: np.ndarray) -> list[_Group]:
     outline, _ = cv2.findContours((labels == largest).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     (_, _), (a, b), _ = cv2.minAreaRect(max(outline, key=cv2.contourArea))
     centre = tuple(float(v) for v in centres[largest])
-    pitch = _fit_group(work, lab, grey, soft, blob, centre, None, pitch_only=(a, b))
     # The bounds assume the largest piece is tiles; a carpet's band of dots or wedge joined to it makes its long
     # side longer than seven squares, the true side falls under the bound and twice it is taken. A period about
     # half that one, found when only the short side bounds it, is a seam inside every square at that pitch.
-    half = _fit_group(work, lab, grey, soft, blob, centre, None, pitch_only=(min(a, b),) * 2) if pitch else None
-    if half is not None and HALF_PITCH[0] < half / pitch < HALF_PITCH[1]:
+    pitch, half = _fit_group(work, lab, grey, soft, blob, centre, None, pitch_only=[(a, b), (min(a, b),) * 2])
+    if pitch is not None and half is not None and HALF_PITCH[0] < half / pitch < HALF_PITCH[1]:
         pitch = half
     if pitch is None:
         return [], (labels == largest).astype(np.uint8)
@@ -650,7 +660,9 @@ def _lattice_pitch(hom: np.ndarray, src: np.ndarray) -> float:
     return float(0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])))
 
 
-def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | None = None, sure=None):
+def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | None = None, sure=None):
+    """The group's LooseKingdom (None: no lattice reads it), or with pitch_only, a list of (width, height)
+    bounds, only the photo's pitch within each (pitches_of), nothing fitted."""
     h, w = blob.shape
     theta = turn(grey, cv2.dilate(blob, np.ones((5, 5), np.uint8)))
     rot = cv2.getRotationMatrix2D(centre, theta, 1.0)  # photo -> a frame where the lattice is upright
@@ -661,14 +673,16 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: tuple | N
     gy = cv2.GaussianBlur(np.abs(cv2.Sobel(rlab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2), (0, 0), 1.0)
     ys, xs = np.nonzero(rblob)
     if not len(xs):
-        return None
+        return None if pitch_only is None else [None] * len(pitch_only)
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     if pitch is None:
         band = cv2.dilate(rblob, np.ones((7, 7), np.uint8)).astype(np.float32)
-        sides = pitch_only or (x1 - x0, y1 - y0)
-        pitch = pitch_of(gx, gy, band, sides[0], sides[1], float(rblob.sum()))
-        if pitch is None or pitch_only:
-            return pitch
+        pitches = pitches_of(gx, gy, band, pitch_only or [(x1 - x0, y1 - y0)], float(rblob.sum()))
+        if pitch_only:
+            return pitches
+        pitch = pitches[0]
+        if pitch is None:
+            return None
     blob_sums = cv2.integral(rblob.astype(np.float32))
     sure_sums = blob_sums if sure is None else cv2.integral(
         cv2.warpAffine(sure, rot, (w, h), flags=cv2.INTER_NEAREST).astype(np.float32))
