@@ -245,7 +245,8 @@ def colour_foreground(work: np.ndarray) -> np.ndarray:
 
 
 def tied_to_detail(colour: np.ndarray, texture: np.ndarray, unread: np.ndarray | None = None) -> np.ndarray:
-    """The colour foreground less the parts of its pieces reaching the photo's edge that lie far from tiles' detail.
+    """The colour foreground less the parts of its pieces reaching the photo's edge (or `unread`) that lie far
+    from tiles' detail.
 
     The colour model knows the table only by its border strip: a large patch of a colour the border
     shows little of (a carpet's dark-blue wedge, a band of dot columns under a lamp) passes for tiles,
@@ -260,14 +261,14 @@ def tied_to_detail(colour: np.ndarray, texture: np.ndarray, unread: np.ndarray |
     h, w = colour.shape
     # Pieces before the opening: a line of dots joining a wedge or the kingdom to the edge is part of it.
     _, labels = cv2.connectedComponents((cv2.GaussianBlur(colour, (0, 0), 1.0) > SURE_FOREGROUND).astype(np.uint8))
-    edge = np.unique(np.r_[labels[:2].ravel(), labels[-2:].ravel(), labels[:, :2].ravel(), labels[:, -2:].ravel(),
-                           labels[unread > 0] if unread is not None else []]).astype(int)
-    edge = edge[edge > 0]
-    if not len(edge):
+    cut_back = np.unique(np.r_[labels[:2].ravel(), labels[-2:].ravel(), labels[:, :2].ravel(), labels[:, -2:].ravel(),
+                               labels[unread > 0] if unread is not None else []]).astype(int)
+    cut_back = cut_back[cut_back > 0]
+    if not len(cut_back):
         return colour
     k = _opening_width(h, w)
     # The pieces' blurred rims too (the tile mask blurs the foreground before its bar).
-    reaching = cv2.dilate(np.isin(labels, edge).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=k)
+    reaching = cv2.dilate(np.isin(labels, cut_back).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=k)
     near = cv2.dilate(solid_detail(texture), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (NEAR_DETAIL * k | 1,) * 2))
     out = colour.copy()
     out[(reaching > 0) & (near == 0)] = 0.0
@@ -459,8 +460,8 @@ def find_loose(photo: Photo) -> list[LooseKingdom]:
 
 
 def _groups_not_cut_by_table(work: np.ndarray) -> list[_Group]:
-    """The groups of tiles; when one reaches the photo's edge, those found again with the colour tied to detail,
-    if they hold a larger whole kingdom.
+    """The groups of tiles; when one reaches the photo's edge or a sizeable piece reads as no kingdom, those
+    found again with the colour tied to detail, if they hold a larger whole kingdom.
 
     "Cut by the photo's edge" is a claim about tiles: on a carpet whose wedges and bands of dots the
     colour model takes for tiles, it is the table that carries the kingdom to the edge (tied_to_detail).
