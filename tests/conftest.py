@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,15 @@ import pytest
 PROJECT = Path(__file__).resolve().parents[1]
 SHARED_DATA = PROJECT.parent / "shared" / "data"
 TEST_DATA = PROJECT / "tests" / "data"
+
+
+def sigint_as_at_a_terminal() -> None:
+    """For a child that a test interrupts (Popen's preexec_fn): SIGINT back to its default.
+
+    A shell starts background jobs with SIGINT ignored and children inherit that, so under
+    `pytest &` or `nohup ... &` kscore would never see the test's Ctrl-C.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_kscore(capsys, *args) -> tuple[int, str, str]:

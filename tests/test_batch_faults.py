@@ -14,6 +14,7 @@ import pytest
 
 from conftest import PROJECT
 from conftest import run_kscore as run
+from conftest import sigint_as_at_a_terminal
 from kscore.game.textformat import read_game
 from photo_helpers import MAT_PHOTO, SAMPLE_PHOTO
 
@@ -63,7 +64,8 @@ def test_ctrl_c_during_a_folder_keeps_every_reading_finished(tmp_path, jobs):
     for i in range(30):
         shutil.copy(SAMPLE_PHOTO, folder / f"p{i:02}.jpg")
     process = subprocess.Popen([sys.executable, "-m", "kscore.app.entry", str(folder), "--jobs", jobs],
-                               cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=sigint_as_at_a_terminal)
     deadline = time.time() + 60
     # Readings finished: "p*", not the ".kscore-part-PID.kingdom" being written (pathlib's glob matches
     # dot files), which a Ctrl-C rightly takes away: counted, it let the interrupt come after one reading.

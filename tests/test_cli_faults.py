@@ -15,6 +15,7 @@ import pytest
 
 from conftest import PROJECT
 from conftest import run_kscore as run
+from conftest import sigint_as_at_a_terminal
 
 ALICE = PROJECT / "tests" / "data" / "alice.kingdom"
 DYNASTY = [PROJECT / "tests" / "data" / f"dynasty{i}.kingdom" for i in (1, 2)]
@@ -63,7 +64,7 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line_never_a_traceback():
     # traceback, before any code of kscore's runs. From entry.main() on, none may escape.
     for delay in [0.06 + 0.03 * i for i in range(14)]:
         process = subprocess.Popen([*command, str(ALICE)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                   cwd=PROJECT)
+                                   cwd=PROJECT, preexec_fn=sigint_as_at_a_terminal)
         time.sleep(delay)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=30)

@@ -14,6 +14,7 @@ import pytest
 
 from conftest import PROJECT
 from conftest import run_kscore as run
+from conftest import sigint_as_at_a_terminal
 from photo_helpers import MAT_PHOTO, SAMPLE_PHOTO
 
 ALICE = PROJECT / "tests" / "data" / "alice.kingdom"
@@ -199,7 +200,7 @@ def test_ctrl_c_mid_batch_is_one_line_no_traceback(tmp_path):
     probe = "import sys; from kscore.app.cli import main; print('ready', flush=True); main(sys.argv[1:])"
     process = subprocess.Popen([sys.executable, "-c", probe, str(tmp_path), "--csv", str(tmp_path / "r.csv")],
                                cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                               preexec_fn=sigint_as_at_a_terminal)
     assert process.stdout.readline() == "ready\n"
     import time
     time.sleep(1.0)  # reading the photos
