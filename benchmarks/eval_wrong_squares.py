@@ -17,6 +17,13 @@ eval_crops_empty draw them, so a seed names the same scenes there.
     python benchmarks/eval_wrong_squares.py --scenes 40 --seed 2
     python benchmarks/eval_wrong_squares.py --crops          # eval_crops_empty's crops, seed 1
     python benchmarks/eval_wrong_squares.py --photos ../shared/data/photos-loose
+    python benchmarks/eval_wrong_squares.py --scenes 100 --seed 13 --crowns   # where each miscounted crown lies
+
+--crowns (eval_loose's scenes only: they know where each square's print truly lies) prints, for every
+square whose crowns are miscounted, the path that read it (grid or cells), how far the quad read lies
+from the print (its centre, in squares), the counter's count and its top probability, and where each
+crown of the print lies in the quad read (u, v: 0..1 inside; the crowns are found by the shipped
+crown models on the true print).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
 sys.path.insert(0, str(PROJECT / "benchmarks"))
 
+import kscore.app.pipeline as pipeline_module  # noqa: E402
 import kscore.vision.read.cells as cells_module  # noqa: E402
 from kscore.app.pipeline import read_loaded_photo  # noqa: E402
 from kscore.errors import NothingRecognisedError  # noqa: E402
@@ -60,8 +68,26 @@ class TileShares:
         self._read_cells = cells_module.read_cells
         self._cell_probabilities = cells_module.cell_probabilities
         self._last = None
+        # The quad (decoded-image pixels) each square was read on and the counter's P(0..3 crowns), per reading.
+        self.quads: dict[tuple, dict] = {}
+        self.crowns: dict[tuple, np.ndarray] = {}
+        self.path: dict[tuple, str] = {}
+        self._read_board_in_photo = pipeline_module.read_board_in_photo
         cells_module.read_cells = self._recording
         cells_module.cell_probabilities = self._keeping
+        pipeline_module.read_board_in_photo = self._recording_grid
+
+    def _recording_grid(self, photo, corners, size, *args, **kwargs):
+        import cv2
+
+        reading = self._read_board_in_photo(photo, corners, size, *args, **kwargs)
+        key = _key(reading.kingdom)
+        hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]),
+                                          np.float32(np.asarray(corners) / photo.scale))
+        self.quads[key] = {(r, c): cv2.perspectiveTransform(
+            np.float32([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]]), hom)[0] for r in range(size) for c in range(size)}
+        self.crowns[key], self.path[key] = reading.crown_probs, "grid"
+        return reading
 
     def _keeping(self, *args, **kwargs):
         out = self._cell_probabilities(*args, **kwargs)
@@ -74,6 +100,7 @@ class TileShares:
         self.by_reading[key] = {(r, c): tile.get((r, c), 0.0) if (r, c) in cells else 0.0
                                 for r in range(size) for c in range(size)}
         self.recogniser[key] = self._last[0].copy()
+        self.quads[key], self.crowns[key], self.path[key] = dict(cells), reading.crown_probs, "cells"
         return reading
 
     def recogniser_empty(self, kingdom, position) -> float | None:
@@ -123,6 +150,44 @@ def _turn_back(position, turns: int, n: int):
     return r, c
 
 
+def crowns_of_print(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """(n, 2) image points (x, y) of the crowns the shipped crown models find on the print at `quad` (TL TR BR BL).
+
+    The print is read with a square's margin around it (a 3x3 board centred on it), so a crown at its
+    edge is seen whole; candidates over 0.5 whose centre lies on the middle square are its crowns.
+    """
+    import cv2
+
+    from kscore.vision.read.crowns import crown_probability, find_candidates
+    from kscore.vision.read.features import CELL, SQUARE_PX, prepare
+    from kscore.vision.read.reader import default_models
+
+    models = default_models()
+    unit = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), np.float32(quad))
+    side = 3 * SQUARE_PX
+    board_to_image = unit @ np.array([[1 / SQUARE_PX, 0, -1], [0, 1 / SQUARE_PX, -1], [0, 0, 1]])
+    board = cv2.warpPerspective(image, np.linalg.inv(board_to_image), (side, side), flags=cv2.INTER_AREA,
+                                borderMode=cv2.BORDER_REPLICATE)
+    prepared = prepare(board, 3)
+    candidates = find_candidates(prepared, models.crown_template, 3)
+    p = crown_probability(models.candidate, candidates)
+    keep = (p > 0.5) & (candidates.ys // CELL == 1) & (candidates.xs // CELL == 1)
+    points = np.stack([candidates.xs[keep], candidates.ys[keep]], axis=1).astype(np.float32) * (SQUARE_PX / CELL)
+    if not len(points):
+        return np.zeros((0, 2), np.float32)
+    return cv2.perspectiveTransform(points[None], board_to_image)[0]
+
+
+def in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """(n, 2) image points -> their (u, v) in the quad's unit square (0..1 inside)."""
+    import cv2
+
+    if not len(points):
+        return np.zeros((0, 2), np.float32)
+    hom = cv2.getPerspectiveTransform(np.float32(quad), np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]))
+    return cv2.perspectiveTransform(np.float32(points)[None], hom)[0]
+
+
 class Table:
     def __init__(self) -> None:
         self.wrong: collections.Counter = collections.Counter()
@@ -133,9 +198,13 @@ class Table:
         # Cells the mask called table (under TABLE_SHARE): (truly a tile?, the recogniser's own P(empty)).
         self.masked_table: list[tuple[bool, float]] = []
         self.details: list[str] = []
+        self.crown_lines: list[str] = []  # --crowns: one line per miscounted square
 
-    def add_kingdom(self, truth_rows, kingdom, shares: TileShares, truth_points: int) -> None:
-        """truth_rows: the truth's extent (a whole 5x5 for crops); every square of the reading is judged."""
+    def add_kingdom(self, truth_rows, kingdom, shares: TileShares, truth_points: int, scene=None) -> None:
+        """truth_rows: the truth's extent (a whole 5x5 for crops); every square of the reading is judged.
+
+        scene: the LooseScene (with --crowns): where each miscounted square's print and crowns lie is told.
+        """
         _, grid, dr, dc, turns = best_alignment(truth_rows, kingdom)
         n = grid.size
         for r in range(n):
@@ -156,9 +225,29 @@ class Table:
                 self.wrong[kind, source] += 1
                 self.marked[kind, source] += read.uncertain
                 self.details.append(f"{kind} {source}{' ?' if read.uncertain else ''}")
+                if kind == "crowns" and scene is not None:
+                    self.crown_lines.append(self.crown_line(scene, kingdom, shares, at, (r - dr, c - dc), truth, read))
         if kingdom_points(kingdom) != truth_points:
             self.wrong_scores += 1
             self.wrong_scores_marked += bool(kingdom.uncertain())
+
+    @staticmethod
+    def crown_line(scene, kingdom, shares: TileShares, at, truth_at, truth: Square, read: Square) -> str:
+        key = _key(kingdom)
+        quad = shares.quads.get(key, {}).get(at)
+        probs = shares.crowns.get(key)
+        said = (f"counted {read.crowns} (counter {int(np.argmax(probs[at]))} at {probs[at].max():.3f})"
+                if probs is not None else f"counted {read.crowns}")
+        head = f"{shares.path.get(key, '?')} {truth.terrain.name.lower()} {truth.crowns}->{read.crowns}{' ?' if read.uncertain else ''}: {said}"
+        true_quad = scene.quads.get(truth_at)
+        if quad is None or true_quad is None:
+            return head + "; quad not recorded"
+        off = (np.mean(quad, axis=0) - np.mean(true_quad, axis=0)) / scene.pitch
+        places = in_quad(crowns_of_print(scene.image, true_quad), quad)
+        where = " ".join(f"({u:.2f},{v:.2f})" for u, v in places)
+        inside = int(np.sum(np.all((places >= 0) & (places <= 1), axis=1))) if len(places) else 0
+        return (head + f"; quad off the print by ({off[0]:+.2f},{off[1]:+.2f}) sq; print's crowns found {len(places)},"
+                f" inside the quad {inside}: {where}")
 
     def lines(self) -> list[str]:
         out = [f"  {'wrong squares (marked/all)':28}" + "".join(f"{s:>14}" for s in SOURCES) + f"{'all':>10}"]
@@ -171,6 +260,9 @@ class Table:
                    f" = {self.right_marked / max(self.right, 1):.1%}")
         out.append("  right squares by source: " + ", ".join(f"{s} {self.right_by[s]}" for s in SOURCES))
         out.append(f"  wrong scores with a '?': {self.wrong_scores_marked}/{self.wrong_scores}")
+        if self.crown_lines:
+            out.append("  miscounted crowns (path, truth->read; the counter; the quad read against the print):")
+            out += [f"    {line}" for line in self.crown_lines]
         if self.masked_table:
             out.append("  cells the mask called table, by the recogniser's own P(empty): truly tile / all")
             edges = [0, 0.01, 0.1, 0.5, 0.9, 0.99, 1.0001]
@@ -187,7 +279,7 @@ def loose_kingdoms(args, boards):
     for s in range(args.scenes):
         scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare)
         yield f"scene {s} ({scene.surface})", scene.rows, scene.score, Photo(
-            Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
+            Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0])), scene
 
 
 def crop_kingdoms(args, boards):
@@ -197,7 +289,7 @@ def crop_kingdoms(args, boards):
     for board, change, surface, image, truth in crops(boards, np.random.default_rng(args.seed)):
         rows = tuple(tuple(truth[(r, c)] for c in range(5)) for r in range(5))
         yield f"board {board.board_id} ({change}, {surface})", rows, kingdom_points(truth), Photo(
-            Path(f"{board.board_id}.png"), image, image.shape[:2])
+            Path(f"{board.board_id}.png"), image, image.shape[:2]), None
 
 
 def photo_kingdoms(args, boards):
@@ -206,7 +298,7 @@ def photo_kingdoms(args, boards):
     from kscore.vision.load import load_photo
 
     for path, labelled in load_extent_items(args.photos).items():
-        yield path.name, labelled[0].rows, labelled[0].score, load_photo(path)
+        yield path.name, labelled[0].rows, labelled[0].score, load_photo(path), None
 
 
 def main(argv=None) -> int:
@@ -223,6 +315,8 @@ def main(argv=None) -> int:
     ap.add_argument("--on", choices=SURFACES + MORE_SURFACES, metavar="SURFACE")
     ap.add_argument("--glare", choices=GLARES)
     ap.add_argument("--list", action="store_true", help="one line per wrong square")
+    ap.add_argument("--crowns", action="store_true", help="where each miscounted crown lies against the quad read "
+                    "(eval_loose's scenes only)")
     args = ap.parse_args(argv)
     args.seed = args.seed if args.seed is not None else (1 if args.crops else 2)
     boards = load_boards(args.data / "kingdomino")
@@ -230,7 +324,7 @@ def main(argv=None) -> int:
     table = Table()
     found = 0
     source = photo_kingdoms if args.photos else crop_kingdoms if args.crops else loose_kingdoms
-    for name, rows, points, photo in source(args, boards):
+    for name, rows, points, photo, scene in source(args, boards):
         try:
             read = [k.kingdom for k in read_loaded_photo(photo).found]
         except NothingRecognisedError:
@@ -241,13 +335,15 @@ def main(argv=None) -> int:
             continue
         found += 1
         kingdom = read[max(scored)[1]]
-        before = len(table.details)
-        table.add_kingdom(rows, kingdom, shares, points)
+        before, crowns_before = len(table.details), len(table.crown_lines)
+        table.add_kingdom(rows, kingdom, shares, points, scene if args.crowns else None)
+        if args.crowns and len(table.crown_lines) > crowns_before:
+            table.crown_lines[crowns_before:] = [f"{name}: {line}" for line in table.crown_lines[crowns_before:]]
         if args.list and len(table.details) > before:
             print(f"  {name}: score {kingdom_points(kingdom)} vs {points}, {len(kingdom.uncertain())} '?';"
                   f" wrong: {', '.join(table.details[before:])}")
     what = f"photos in {args.photos}" if args.photos else f"eval_crops_empty's crops (seed {args.seed})" if args.crops else f"eval_loose scenes: {args.scenes} (seed {args.seed})"
-    print(f"{what}; kingdoms found {found}")
+    print(f"{what}; kingdoms found {found}, exact {found - table.wrong_scores}")
     print("\n".join(table.lines()))
     return 0
 
