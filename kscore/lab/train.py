@@ -296,8 +296,8 @@ def glare_veil(prepared: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     washes out colour but leaves the drawing's shapes (photos-loose: a forest row
     read as lake under one). Veils are rational bumps (only + * /, so copies
     stay bit-exact) 0.6-3 squares across, 30-80% opaque at their centre, in
-    tints from warm white to pale blue; ranges are broad guesses, not any
-    photo's measure.
+    tints from warm white to pale blue and lavender; ranges are broad guesses,
+    not any photo's measure.
     """
     h, w = prepared.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -311,7 +311,9 @@ def glare_veil(prepared: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         v = ((yy - cy) * cos - (xx - cx) * sin) / np.float32(b)
         q = u * u + v * v
         veil = np.maximum(veil, np.float32(rng.uniform(0.3, 0.8)) / (1 + q * q))
-    tint = np.float32([rng.uniform(225, 255), rng.uniform(215, 250), rng.uniform(190, 245)])  # BGR: white to pale blue
+    # BGR: white to pale blue, to a deeper blue or lavender (photos-loose: the sheen over a row of
+    # forests added about 110, 55, 45 to the middle tones' B, G, R).
+    tint = np.float32([rng.uniform(215, 255), rng.uniform(140, 250), rng.uniform(140, 250)])
     img = prepared.astype(np.float32) * (1 - veil[..., None]) + tint * veil[..., None]
     return np.clip(img, 0, 255).astype(np.uint8)
 
