@@ -105,9 +105,9 @@ def terrain_features(prepared: np.ndarray, size: int, reference: np.ndarray | No
     return np.hstack([_colour_features(prepared, size, reference), print_texture(prepared, size)])
 
 
-#: Orientation bins of the print's gradients.
-_ORIENTATIONS = 6
-TEXTURE_FEATURES = _ORIENTATIONS + 4
+#: Orientation bins, local-binary-pattern codes (8 neighbours: 9 uniform codes and the rest) and band energies.
+_ORIENTATIONS, _LBP_CODES, _BANDS = 6, 10, 3
+TEXTURE_FEATURES = _ORIENTATIONS + _LBP_CODES + _BANDS + 4
 #: Lightness is normalised by its own local mean and contrast over this many prepared pixels (a tenth of a square).
 _LOCAL_SIGMA = 4.0
 
@@ -118,10 +118,9 @@ def print_texture(prepared: np.ndarray, size: int) -> np.ndarray:
     Lightness minus its local mean over its local contrast takes out an offset and
     a gain that vary slowly (a sheen, a lamp's fall-off); on that: a histogram of
     gradient orientations (magnitude-weighted: tree crowns are round, reeds and
-    waves run one way), how far it is from even, and quantiles of the gradient.
-    Local binary patterns and band energies were tried too: they read the veiled
-    forests worse (texture alone under grouped CV read them mine or grassland)
-    and depend on a camera's noise and sharpness.
+    waves run one way), uniform local binary patterns (signs only: unchanged by
+    any monotone change of brightness), the energy in three bands of scale, and
+    quantiles of the gradient.
     """
     light = cv2.cvtColor(prepared, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
     dev = light - cv2.GaussianBlur(light, (0, 0), _LOCAL_SIGMA)
@@ -130,12 +129,27 @@ def print_texture(prepared: np.ndarray, size: int) -> np.ndarray:
     gy = cv2.Sobel(norm, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = np.sqrt(gx * gx + gy * gy)
     orientation = np.minimum((np.arctan2(gy, gx) % np.pi * (_ORIENTATIONS / np.pi)).astype(np.int32), _ORIENTATIONS - 1)
+    bands = [np.abs(cv2.GaussianBlur(norm, (0, 0), 0.7 * s) - cv2.GaussianBlur(norm, (0, 0), 1.4 * s)) for s in (1, 2, 4)]
 
-    mag_v, ori_v = _windows(magnitude, size), _windows(orientation, size)
+    mag_v, ori_v, lbp_v = _windows(magnitude, size), _windows(orientation, size), _windows(_uniform_lbp(light), size)
     orient = np.stack([(mag_v * (ori_v == k)).sum(axis=1, dtype=np.float64) for k in range(_ORIENTATIONS)], axis=1)
     orient /= orient.sum(axis=1, keepdims=True) + 1e-6
+    codes = np.stack([(lbp_v == k).mean(axis=1) for k in range(_LBP_CODES)], axis=1)
+    energy = np.stack([_windows(b, size).mean(axis=1, dtype=np.float64) for b in bands], axis=1)
+    energy /= energy.sum(axis=1, keepdims=True) + 1e-6
     spread = np.abs(orient - 1.0 / _ORIENTATIONS).sum(axis=1, keepdims=True)  # one way (reeds) or every way (crowns)
-    return np.hstack([orient, np.log1p(_quantiles(mag_v, (0.25, 0.5, 0.9))), spread]).astype(np.float32)
+    return np.hstack([orient, codes, energy, np.log1p(_quantiles(mag_v, (0.25, 0.5, 0.9))), spread]).astype(np.float32)
+
+
+def _uniform_lbp(light: np.ndarray) -> np.ndarray:
+    """Each pixel's uniform local binary pattern over its 8 neighbours: the count of brighter ones (0-8) when
+    they form one arc, else 9. A neighbour counts as brighter by a whole level (JPEG noise flips ties)."""
+    padded = np.pad(light, 1, mode="edge")
+    h, w = light.shape
+    around = [(-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1)]
+    bits = np.stack([padded[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] >= light + 1 for dy, dx in around], axis=-1)
+    arcs = (bits != np.roll(bits, 1, axis=-1)).sum(axis=-1) <= 2
+    return np.where(arcs, bits.sum(axis=-1), _LBP_CODES - 1).astype(np.int32)
 
 
 def _colour_features(prepared: np.ndarray, size: int, reference: np.ndarray | None = None) -> np.ndarray:
