@@ -110,8 +110,6 @@ _ORIENTATIONS, _LBP_CODES, _BANDS = 6, 10, 3
 TEXTURE_FEATURES = _ORIENTATIONS + _LBP_CODES + _BANDS + 4
 #: Lightness is normalised by its own local mean and contrast over this many prepared pixels (a tenth of a square).
 _LOCAL_SIGMA = 4.0
-#: Levels of lightness (0-255) added to the local contrast before dividing by it.
-_CONTRAST_FLOOR = 10.0
 
 
 def print_texture(prepared: np.ndarray, size: int) -> np.ndarray:
@@ -126,9 +124,7 @@ def print_texture(prepared: np.ndarray, size: int) -> np.ndarray:
     """
     light = cv2.cvtColor(prepared, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
     dev = light - cv2.GaussianBlur(light, (0, 0), _LOCAL_SIGMA)
-    # The floor keeps a plain table or wheat flat: normalised by its own faint noise it looked printed
-    # (eval_crops_empty: 72 table squares read as tiles with a floor of 2 levels).
-    norm = dev / (np.sqrt(cv2.GaussianBlur(dev * dev, (0, 0), _LOCAL_SIGMA)) + _CONTRAST_FLOOR)
+    norm = dev / (np.sqrt(cv2.GaussianBlur(dev * dev, (0, 0), _LOCAL_SIGMA)) + 2.0)
     gx = cv2.Sobel(norm, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(norm, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = np.sqrt(gx * gx + gy * gy)
