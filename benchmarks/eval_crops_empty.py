@@ -13,7 +13,8 @@ on one of the loose scenes' surfaces (kscore.lab.loose_scenes: wood, carpet,
 felt, stone, dotted and patterned carpet, ...). Prints, per change and in
 all: found, squares right (best of the four turns), exact scores, and wrong
 scores that show a '?'; and per surface. The terrain model learns empty
-squares from other, random surfaces (kscore.lab.tables): these are unseen. The boards' squares are in the shipped models'
+squares from random surfaces (kscore.lab.tables) and from these kinds too
+(other draws: kscore.lab.train._table_copies). The boards' squares are in the shipped models'
 training data: this measures finding the frame and telling table from tile,
 not terrain reading.
 

@@ -7,7 +7,9 @@ by heart), each surface here is drawn from broad random parts: a base colour
 of any hue, saturation and brightness, uneven light, fine grain or fibre,
 and maybe streaks, dots or a repeated motif, each at a random scale. The
 loose scenes' hand-made surfaces (kscore.lab.loose_scenes) are not drawn
-from these, so benchmarks measure table squares the model never saw.
+from these; training also uses those (kscore.lab.train._table_copies: these
+random surfaces alone left busy tables read as tiles), so benchmarks on them
+measure new draws of surface kinds the model has seen.
 
 >>> import numpy as np
 >>> random_table(np.random.default_rng(0), 40, 60).shape

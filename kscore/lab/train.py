@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from kscore.lab.dataset import LabelledBoard, load_boards
+from kscore.lab.loose_scenes import MORE_SURFACES, SURFACES, draw_surface
 from kscore.lab.tables import random_table
 from kscore.game.kingdom import Terrain
 from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES, TERRAIN_INDEX
@@ -342,18 +343,33 @@ def _table_copies(boards: list[Sample]) -> list[Sample]:
 
     The boards' empty squares show one table (Aalborg's), so on other tables an
     empty square read as forest or lake: a dark table's empty column scored as
-    five lakes. One copy per board, on a random surface (kscore.lab.tables),
-    relit, with the board's brightness measured again as a photo's would be.
+    five lakes. Two copies per board: one on a random surface
+    (kscore.lab.tables), one on a busy hand-made one (the loose scenes'
+    dotted carpet, rug, stone, wood, patterned carpet, ...: kscore.lab.loose_scenes),
+    since print_texture learnt "tile" for any table with printed-looking
+    texture when the random surfaces alone were its empty squares (issue 13).
+    Each relit, with the board's brightness measured again as a photo's would be.
     Seeded, so training stays deterministic.
     """
-    rng = np.random.default_rng(_SEED)
+    random_surface = _copies_on(boards, np.random.default_rng(_SEED), lambda rng, h, w: random_table(rng, h, w))
+    return random_surface + _copies_on(boards, np.random.default_rng(_SEED + 1), _busy_table)
+
+
+def _busy_table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A uint8 BGR surface h x w, one of the loose scenes' hand-made tables."""
+    kinds = SURFACES + MORE_SURFACES
+    return np.clip(draw_surface(kinds[int(rng.integers(0, len(kinds)))], rng, h, w), 0, 255).astype(np.uint8)
+
+
+def _copies_on(boards: list[Sample], rng: np.random.Generator, surface) -> list[Sample]:
+    """One copy of each board with some border squares on surface(rng, h, w), labelled empty."""
     empty = TERRAIN_INDEX[Terrain.EMPTY]
     out = []
     for s in boards:
         n, side = s.size, s.prepared.shape[0]
         shown = _table_squares(n, rng)
         grain = rng.uniform(0.5, 2.0)  # the photo's pixels per square vary; the table's texture does not
-        table = cv2.resize(random_table(rng, int(side * grain), int(side * grain)), (side, side),
+        table = cv2.resize(surface(rng, int(side * grain), int(side * grain)), (side, side),
                            interpolation=cv2.INTER_AREA)
         image, terrain_y, crowns_y = s.prepared.copy(), s.terrain_y.copy(), s.crowns_y.copy()
         for r, c in shown:
