@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from kscore.lab.dataset import LabelledBoard, load_boards
-from kscore.lab.loose_scenes import MORE_SURFACES, SURFACES, draw_surface
+from kscore.lab.loose_scenes import SURFACES, draw_surface
 from kscore.lab.tables import random_table
 from kscore.game.kingdom import Terrain
 from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES, TERRAIN_INDEX
@@ -345,7 +345,9 @@ def _table_copies(boards: list[Sample]) -> list[Sample]:
     empty square read as forest or lake: a dark table's empty column scored as
     five lakes. Two copies per board: one on a random surface
     (kscore.lab.tables), one on a busy hand-made one (the loose scenes'
-    dotted carpet, rug, stone, wood, patterned carpet, ...: kscore.lab.loose_scenes),
+    SURFACES: dotted carpet, stone, wood, patterned carpet, ...:
+    kscore.lab.loose_scenes; not the rug of MORE_SURFACES, which stays unseen
+    for eval_loose's held-out `--on rug` runs),
     since print_texture learnt "tile" for any table with printed-looking
     texture when the random surfaces alone were its empty squares (issue 13).
     Each relit, with the board's brightness measured again as a photo's would be.
@@ -357,8 +359,7 @@ def _table_copies(boards: list[Sample]) -> list[Sample]:
 
 def _busy_table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """A uint8 BGR surface h x w, one of the loose scenes' hand-made tables."""
-    kinds = SURFACES + MORE_SURFACES
-    return np.clip(draw_surface(kinds[int(rng.integers(0, len(kinds)))], rng, h, w), 0, 255).astype(np.uint8)
+    return np.clip(draw_surface(SURFACES[int(rng.integers(0, len(SURFACES)))], rng, h, w), 0, 255).astype(np.uint8)
 
 
 def _copies_on(boards: list[Sample], rng: np.random.Generator, surface) -> list[Sample]:
