@@ -30,22 +30,32 @@ def test_glare_veiled_forests_read_wrong_on_a_real_photo_are_marked(photos_loose
 
     Taking the castle's share away (the kingdom has its castle elsewhere) left swamp at 0.92, over the
     terrain bar: two misreads of step 3 and two of step 4 showed no '?'. At most one may now (the recogniser
-    itself sure of a wrong lake), and no more than half the right tiles are marked (3 of 7, 1 of 9, 2 of 14,
-    before this change as after: the rest of the glare row).
+    itself sure of a wrong lake), and no more than half the right tiles are marked off the glare row (a
+    page of '?' is no help). On the glare row itself a '?' on a square read right is the honest answer:
+    since the print's texture (feature version 10) most of its forests read right, with the doubt the sheen
+    leaves (step 3: all four right and marked); over the three photos still at most half the right tiles
+    are marked (12 of 35 measured; 6 of 30 before, when the row read wrong).
     """
     from kscore.app.pipeline import read_photo
 
-    unmarked_wrong = 0
+    glare_row = {"carpet_step3": 0, "carpet_step4": 0, "carpet_step5": 1}  # in the labels' rows
+    unmarked_wrong, marked_right, right = 0, 0, 0
     for path, (truth,) in load_extent_items(photos_loose_data).items():
-        if path.stem not in ("carpet_step3", "carpet_step4", "carpet_step5"):
+        if path.stem not in glare_row:
             continue
         (found,) = read_photo(path).found
         pairs = _aligned(truth.rows, found.kingdom)
+        cols = len(truth.rows[0])
         wrong = [g for t, g in pairs if (t.terrain, t.crowns) != (g.terrain, g.crowns)]
-        right_tiles = [g for t, g in pairs if (t.terrain, t.crowns) == (g.terrain, g.crowns) and t.terrain is not Terrain.EMPTY]
+        right_tiles = [(i // cols, g) for i, (t, g) in enumerate(pairs)
+                       if (t.terrain, t.crowns) == (g.terrain, g.crowns) and t.terrain is not Terrain.EMPTY]
         unmarked_wrong += sum(not g.uncertain for g in wrong)
-        assert sum(g.uncertain for g in right_tiles) <= len(right_tiles) / 2, path.name
+        off_glare = [g for r, g in right_tiles if r != glare_row[path.stem]]
+        assert sum(g.uncertain for g in off_glare) <= len(off_glare) / 2, path.name
+        marked_right += sum(g.uncertain for _, g in right_tiles)
+        right += len(right_tiles)
     assert unmarked_wrong <= 1
+    assert marked_right <= right / 2, (marked_right, right)
 
 
 def _certain(n: int, cls: int, k: int) -> np.ndarray:
