@@ -72,6 +72,8 @@ class TileShares:
         self.quads: dict[tuple, dict] = {}
         self.crowns: dict[tuple, np.ndarray] = {}
         self.path: dict[tuple, str] = {}
+        # The terrain probabilities the doubt bars are held against (cells: the recogniser and the mask), per reading.
+        self.seen: dict[tuple, np.ndarray] = {}
         self._read_board_in_photo = pipeline_module.read_board_in_photo
         cells_module.read_cells = self._recording
         cells_module.cell_probabilities = self._keeping
@@ -87,6 +89,7 @@ class TileShares:
         self.quads[key] = {(r, c): cv2.perspectiveTransform(
             np.float32([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]]), hom)[0] for r in range(size) for c in range(size)}
         self.crowns[key], self.path[key] = reading.crown_probs, "grid"
+        self.seen[key] = reading.terrain_probs
         return reading
 
     def _keeping(self, *args, **kwargs):
@@ -100,6 +103,9 @@ class TileShares:
         self.by_reading[key] = {(r, c): tile.get((r, c), 0.0) if (r, c) in cells else 0.0
                                 for r in range(size) for c in range(size)}
         self.recogniser[key] = self._last[0].copy()
+        seen, unused_crowns = self._last[0].copy(), self._last[1].copy()
+        cells_module.apply_mask(seen, unused_crowns, tile, **{k: v for k, v in kwargs.items() if k.startswith("surely")})
+        self.seen[key] = seen
         self.quads[key], self.crowns[key], self.path[key] = dict(cells), reading.crown_probs, "cells"
         return reading
 
@@ -107,6 +113,18 @@ class TileShares:
         """The recogniser's own P(empty) at the square (a kingdom read tile by tile), before the tile mask."""
         probs = self.recogniser.get(_key(kingdom))
         return None if probs is None else float(probs[position][TERRAIN_CLASSES.index(Terrain.EMPTY)])
+
+    def probabilities(self, kingdom, position, truth: Square) -> str:
+        """The classifiers at the square: terrain (top class, its p, the truth's p) and crowns (top count, its p)."""
+        key = _key(kingdom)
+        terrain, crowns = self.seen.get(key), self.crowns.get(key)
+        if terrain is None or crowns is None:
+            return "(probabilities not recorded)"
+        t, k = terrain[position], crowns[position]
+        top = TERRAIN_CLASSES[int(np.argmax(t))].name.lower()
+        truth_p = t[TERRAIN_CLASSES.index(truth.terrain)] if truth.terrain in TERRAIN_CLASSES else float("nan")
+        return (f"(terrain {top} {t.max():.3f}, truth {truth_p:.3f}; crowns {int(np.argmax(k))} {k.max():.3f},"
+                f" truth {k[truth.crowns]:.3f})")
 
     def source(self, kingdom, position) -> str:
         shares = self.by_reading.get(_key(kingdom))
@@ -199,6 +217,7 @@ class Table:
         self.masked_table: list[tuple[bool, float]] = []
         self.details: list[str] = []
         self.crown_lines: list[str] = []  # --crowns: one line per miscounted square
+        self.probs = False  # --list: each wrong square's probabilities too
 
     def add_kingdom(self, truth_rows, kingdom, shares: TileShares, truth_points: int, scene=None) -> None:
         """truth_rows: the truth's extent (a whole 5x5 for crops); every square of the reading is judged.
@@ -224,7 +243,8 @@ class Table:
                     continue
                 self.wrong[kind, source] += 1
                 self.marked[kind, source] += read.uncertain
-                self.details.append(f"{kind} {source}{' ?' if read.uncertain else ''}")
+                self.details.append(f"{kind} {source}{' ?' if read.uncertain else ''}"
+                                    + (f" {shares.probabilities(kingdom, at, truth)}" if self.probs else ""))
                 if kind == "crowns" and scene is not None:
                     self.crown_lines.append(self.crown_line(scene, kingdom, shares, at, (r - dr, c - dc), truth, read))
         if kingdom_points(kingdom) != truth_points:
@@ -322,6 +342,7 @@ def main(argv=None) -> int:
     boards = load_boards(args.data / "kingdomino")
     shares = TileShares()
     table = Table()
+    table.probs = args.list
     found = 0
     source = photo_kingdoms if args.photos else crop_kingdoms if args.crops else loose_kingdoms
     for name, rows, points, photo, scene in source(args, boards):

@@ -94,6 +94,18 @@ def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile
     board = cut_cells(image, cells, size)
     tiles = [p for p, t in tile.items() if t >= surely_tile]
     terrain, crowns = cell_probabilities(board, size, tiles, models)
+    apply_mask(terrain, crowns, tile, surely_tile, surely_table)
+    seen = terrain.copy()  # the recogniser and the mask: what the doubt bars are held against
+    one_castle(terrain)
+    doubt = Doubt.from_info(models.info)
+    kingdom, changes, by_bars = decode_probabilities(terrain, crowns, tileset, name, doubt, seen_terrain=seen)
+    return BoardReading(kingdom, terrain, crowns, changes, doubt, by_bars)
+
+
+def apply_mask(terrain: np.ndarray, crowns: np.ndarray, tile: dict[tuple[int, int], float],
+               surely_tile: float = 0.6, surely_table: float = 0.2) -> None:
+    """What the tile mask knows, in place: a cell under surely_table is empty, one at surely_tile or more is not."""
+    size = terrain.shape[0]
     for r in range(size):
         for c in range(size):
             share = tile.get((r, c), 0.0)
@@ -105,11 +117,6 @@ def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile
             elif share >= surely_tile:
                 terrain[r, c, _EMPTY] *= NOT_EMPTY
                 terrain[r, c] /= terrain[r, c].sum()
-    seen = terrain.copy()  # the recogniser and the mask: what the doubt bars are held against
-    one_castle(terrain)
-    doubt = Doubt.from_info(models.info)
-    kingdom, changes, by_bars = decode_probabilities(terrain, crowns, tileset, name, doubt, seen_terrain=seen)
-    return BoardReading(kingdom, terrain, crowns, changes, doubt, by_bars)
 
 
-__all__ = ["cut_cells", "cell_probabilities", "read_cells"]
+__all__ = ["cut_cells", "cell_probabilities", "read_cells", "apply_mask"]

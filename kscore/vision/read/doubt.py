@@ -26,6 +26,9 @@ from kscore.game.kingdom import Kingdom, Terrain
 WRONG_MARKED = 0.8
 #: ... unless it would mark more than this share of the right ones (then it marks exactly this share).
 RIGHT_MARKED_AT_MOST = 0.04
+#: A square read castle or empty (no crowns possible) is marked when the crown counter gives "no crowns" less
+#: than this: the two classifiers contradict each other, so one of them is wrong whatever their bars say.
+NO_CROWNS_BELOW = 0.5
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,9 @@ def choose_bar(top_p: np.ndarray, right: np.ndarray, wrong_marked: float = WRONG
 def mark_doubts(kingdom: Kingdom, terrain_probs: np.ndarray, crown_probs: np.ndarray, doubt: Doubt | None) -> Kingdom:
     """The kingdom with every square whose classifier was under its bar marked `?`.
 
-    Crown doubt counts on squares that can carry crowns only (not empty, not the castle).
+    Crown doubt counts on squares that can carry crowns only (not empty, not the castle); on those the
+    counter seeing crowns at all (NO_CROWNS_BELOW) marks them: a wheat read castle at 0.94 with two crowns
+    counted at 0.999 passed both bars.
     """
     if doubt is None:
         return kingdom
@@ -84,7 +89,9 @@ def mark_doubts(kingdom: Kingdom, terrain_probs: np.ndarray, crown_probs: np.nda
     crown_top = crown_probs.max(axis=-1)
     for position, square in kingdom.squares():
         crowned = square.terrain not in (Terrain.EMPTY, Terrain.CASTLE)
-        if terrain_top[position] < doubt.terrain_below or (crowned and crown_top[position] < doubt.crowns_below):
+        crowns_seen = not crowned and crown_probs[position][0] < NO_CROWNS_BELOW and doubt.crowns_below > 0
+        if (terrain_top[position] < doubt.terrain_below or (crowned and crown_top[position] < doubt.crowns_below)
+                or crowns_seen):
             if not square.uncertain:
                 kingdom = kingdom.with_square(position, replace(square, uncertain=True))
     return kingdom
