@@ -464,8 +464,10 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False):
         # is the kingdom. Only then: beside a stray of a photo that shows its kingdom, table would
         # be read as a castle for want of one.
         strays.sort(key=lambda k: -k[1].squares)
-        for i, (_, group, _) in enumerate(strays):
-            grown = castle_beside(photo, group, tileset, models)
+        for i, (_, group, reading) in enumerate(strays):
+            # A castle and whole dominoes make an odd count of tiles: a group reading an odd count holds
+            # its castle, misread (a flat castle read as wheat); one more square would make the count even.
+            grown = castle_beside(photo, group, tileset, models) if tile_squares(reading.kingdom) % 2 == 0 else None
             if grown is not None:
                 strays.pop(i)
                 kingdoms.append((_frame_corners(grown[0]), *grown))
