@@ -465,9 +465,12 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False):
         # be read as a castle for want of one.
         strays.sort(key=lambda k: -k[1].squares)
         for i, (_, group, reading) in enumerate(strays):
-            # A castle and whole dominoes make an odd count of tiles: a group reading an odd count holds
-            # its castle, misread (a flat castle read as wheat); one more square would make the count even.
-            grown = castle_beside(photo, group, tileset, models) if tile_squares(reading.kingdom) % 2 == 0 else None
+            # A castle and whole dominoes make an odd count of tiles: a group reading an odd count holds its
+            # castle, misread (a flat castle read as wheat), or lost it with another square to the tile mask
+            # (a castle and a dark mine on a plain table). Only the second keeps it in its frame: a table
+            # square read as castle beside a 5x5 group (stone, a patterned cloth) made a 5x5 game's kingdom 6x5.
+            odd = tile_squares(reading.kingdom) % 2 == 1
+            grown = castle_beside(photo, group, tileset, models, within_frame=odd)
             if grown is not None:
                 strays.pop(i)
                 kingdoms.append((_frame_corners(grown[0]), *grown))
@@ -488,19 +491,22 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False):
 MAYBE_TILE = 0.4
 
 
-def castle_beside(photo, group, tileset, models=None):
+def castle_beside(photo, group, tileset, models=None, within_frame: bool = False):
     """A group that reads no castle with the square beside it that reads as one: (grown group, its reading).
 
     Each kingdom has exactly one castle, a 1x1 tile; a flat printed one can be coloured like the table,
     and the tile mask then keeps the dominoes alone (a castle and one domino found as the domino).
     The squares beside the group's tiles (group.ring) are read with it, left to the reader; when
     exactly one of them reads as the castle, the group with that square is the kingdom. None when
-    none does (a stray domino).
+    none does (a stray domino). within_frame: only squares that keep the group in its 5x5 or 7x7 frame.
     """
     from kscore.vision.read.cells import read_cells
 
     inside = _open_beside_tiles(group)  # a castle the mask missed within the extent (a grey castle on stone)
     ring = group.ring if max(_extent_of({**group.cells, **group.ring})[0]) <= 7 else {}  # a 7x7 can't grow
+    if within_frame:
+        frame = frame_size(group.extent)
+        ring = {p: q for p, q in ring.items() if max(_extent_of({**group.cells, p: q})[0]) <= frame}
     if not ring and not inside:
         return None
     cells = {**group.cells, **ring}
