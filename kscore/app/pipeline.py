@@ -498,7 +498,8 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
     and the tile mask then keeps the dominoes alone (a castle and one domino found as the domino).
     The squares beside the group's tiles (group.ring) are read with it, left to the reader; when
     exactly one of them reads as the castle, the group with that square is the kingdom. None when
-    none does (a stray domino). within_frame: only squares that keep the group in its 5x5 or 7x7 frame.
+    none does (a stray domino). within_frame (a group reading an odd count of tiles): the castle only on a
+    square beside it that keeps it in its 5x5 or 7x7 frame.
     """
     from kscore.vision.read.cells import read_cells
 
@@ -521,7 +522,8 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
         # a kingdom has one (a grey castle on grey stone, half outside the tile mask, reads empty).
         castles = _castle_if_tile(reading.terrain_probs, [(r + shift[0], c + shift[1]) for r, c in (*ring, *inside)])
         castles = [(r - shift[0], c - shift[1]) for r, c in castles]
-    if len(castles) != 1 or castles[0] not in (*ring, *inside):
+    # An odd group's castle was lost with another tile beside it (read here too), not inside its extent's table.
+    if len(castles) != 1 or castles[0] not in (*ring, *([] if within_frame else inside)):
         return None
     grown = _grown(group, castles[0]) if castles[0] in ring else replace(group, tile={**group.tile, castles[0]: 1.0})
     reading = read_cells(photo.image, {p: q / photo.scale for p, q in grown.cells.items()}, grown.tile,
