@@ -323,6 +323,7 @@ def photo_kingdoms(args, boards):
 
 def main(argv=None) -> int:
     from eval_loose import _count_range
+    from kscore.lab.dataset import is_extent_format
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
@@ -339,6 +340,11 @@ def main(argv=None) -> int:
                     "(eval_loose's scenes only)")
     args = ap.parse_args(argv)
     args.seed = args.seed if args.seed is not None else (1 if args.crops else 2)
+    if args.photos and not (args.photos / "labels.json").is_file():
+        ap.error(f"--photos {args.photos}: no labels.json there")
+    if args.photos and not is_extent_format(args.photos):
+        ap.error(f"--photos {args.photos}: its photos are labelled by corners, not by their extent (`rows`, `score`, "
+                 "as ../shared/data/photos-loose); `kscore eval` reads both")
     boards = load_boards(args.data / "kingdomino")
     shares = TileShares()
     table = Table()
