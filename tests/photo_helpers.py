@@ -39,6 +39,28 @@ def encode_jpeg(image: np.ndarray, quality: int = 90) -> bytes:
     return buf.tobytes()
 
 
+def generator_state(state: int, inc: int, has_uint32: int, uinteger: int) -> dict:
+    """A numpy PCG64 state as `rng.bit_generator.state` gives it, saved by a test before a scene of a run."""
+    return {"bit_generator": "PCG64", "state": {"state": state, "inc": inc}, "has_uint32": has_uint32,
+            "uinteger": uinteger}
+
+
+#: `benchmarks/eval_loose.py --seed 61 --on rug --glare broad`: the generator's states before scenes
+#: 1 (a 5x5 kingdom, no strays), 7 and 15 (5x5, two and three strays) and 14 (a 7x7 one and a stray).
+SEED61_INC = 338476972309920787982764603500124399041  # the generator's increment: the same for a whole run
+SEED61_RUG = {
+    1: generator_state(167569522640818064618001643569463305689, SEED61_INC, 1, 586738858),
+    7: generator_state(51815561363277468152007275880517864752, SEED61_INC, 1, 1343929748),
+    14: generator_state(34367825420786637375043274081252029940, SEED61_INC, 1, 4220377809),
+    15: generator_state(38004651110464815176855147557450162518, SEED61_INC, 0, 2764868646),
+}
+
+
+def rug_scene(kingdomino_data, tiles_phone_data, scene: int):
+    """Scene `scene` of that seed-61 rug run (SEED61_RUG)."""
+    return loose_scene(kingdomino_data, tiles_phone_data, SEED61_RUG[scene], surface="rug", glare="broad")
+
+
 def loose_scene(kingdomino_data, tiles_phone_data, state: dict, **options):
     """The synthetic loose scene (kscore.lab.loose_scenes) drawn from a generator state saved in a test."""
     from pathlib import Path

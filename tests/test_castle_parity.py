@@ -21,24 +21,19 @@ from kscore.game.kingdom import Terrain
 from kscore.lab.dataset import LabelledExtent
 from kscore.lab.evaluate_photos import extent_squares_right
 from kscore.vision.load import Photo
-from photo_helpers import loose_scene
-
-
-def _state(state: int, inc: int, has_uint32: int, uinteger: int) -> dict:
-    return {"bit_generator": "PCG64", "state": {"state": state, "inc": inc}, "has_uint32": has_uint32,
-            "uinteger": uinteger}
+from photo_helpers import generator_state, loose_scene
 
 
 #: Before scene 1 of `--seed 13`: a 5x5 kingdom (13 points) on speckled stone, no strays.
-STONE_1 = _state(154385760473567837072120542834245000968, 317612346296202158696945144441957901887, 0, 3364772068)
+STONE_1 = generator_state(154385760473567837072120542834245000968, 317612346296202158696945144441957901887, 0, 3364772068)
 #: Before scene 4 of `--seed 2`: a 5x5 kingdom (14 points) on a patterned cloth, no strays.
-PATTERN_4 = _state(40027003529217510961192467110066261301, 121863417007658695389390353187995180015, 1, 3622915156)
+PATTERN_4 = generator_state(40027003529217510961192467110066261301, 121863417007658695389390353187995180015, 1, 3622915156)
 #: Before scene 20 of `--seed 13`: a 5x5 kingdom (11 points) on a patterned cloth, two strays.
-PATTERN_20 = _state(248713925150442083557938030347298373605, 317612346296202158696945144441957901887, 0, 1253634243)
+PATTERN_20 = generator_state(248713925150442083557938030347298373605, 317612346296202158696945144441957901887, 0, 1253634243)
 #: Before scene 3 of `--seed 13`: a 4x2 kingdom (1 point) on a plain table, two strays.
-TABLE_3 = _state(162661762070279083564234591000109518469, 317612346296202158696945144441957901887, 1, 1619072150)
+TABLE_3 = generator_state(162661762070279083564234591000109518469, 317612346296202158696945144441957901887, 1, 1619072150)
 #: Before scene 23 of `--seed 7 --dominoes 1-3`: a 3x4 kingdom (2 points) on a plain table, two strays.
-ROUND_23 = _state(308636756981353700656758276445198803882, 261136684632268670825940853076396136793, 0, 2743236068)
+ROUND_23 = generator_state(308636756981353700656758276445198803882, 261136684632268670825940853076396136793, 0, 2743236068)
 
 
 @pytest.fixture(scope="module")

@@ -20,12 +20,11 @@ from kscore.lab.measures import kingdom_points
 from kscore.vision.load import Photo
 from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
 from kscore.vision.read.doubt import NO_CROWNS_BELOW, Doubt, mark_doubts
-from photo_helpers import loose_scene
+from photo_helpers import generator_state, loose_scene
 
 #: Before scene 47 of `--seed 13`: a 5x5 kingdom (8 points) on cloth, two stray dominoes.
-CASTLE_47 = {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": 1362893401,
-             "state": {"state": 307690094992069556963699353250423263457,
-                       "inc": 317612346296202158696945144441957901887}}
+CASTLE_47 = generator_state(307690094992069556963699353250423263457, 317612346296202158696945144441957901887, 0,
+                            1362893401)
 
 
 def _sure(n: int, k: int, top: int) -> np.ndarray:

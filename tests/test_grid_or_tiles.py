@@ -24,24 +24,19 @@ from kscore.lab.dataset import LabelledExtent
 from kscore.lab.evaluate_photos import extent_squares_right
 from kscore.lab.measures import kingdom_points
 from kscore.vision.load import Photo
-from photo_helpers import loose_scene
-
-
-def _state(state: int, inc: int, has_uint32: int, uinteger: int) -> dict:
-    return {"bit_generator": "PCG64", "state": {"state": state, "inc": inc}, "has_uint32": has_uint32,
-            "uinteger": uinteger}
+from photo_helpers import generator_state, loose_scene
 
 
 SEED41 = 16450919397810582319219321886622321693  # the generator's increment: the same for a whole run
 SEED13 = 317612346296202158696945144441957901887
 #: Before scene 7 of `--seed 41 --on dotted`: a 7x7 kingdom (26 points), three stray dominoes.
-DOTTED_7 = _state(169348339217806711889254816579487617651, SEED41, 0, 4139959810)
+DOTTED_7 = generator_state(169348339217806711889254816579487617651, SEED41, 0, 4139959810)
 #: ... before scene 9: a 5x5 kingdom (14 points), three stray dominoes.
-DOTTED_9 = _state(144479996591822839670092316618431584000, SEED41, 1, 875634925)
+DOTTED_9 = generator_state(144479996591822839670092316618431584000, SEED41, 1, 875634925)
 #: Before scene 95 of `--seed 13`: a 5x5 kingdom (10 points) on a dotted carpet, no strays.
-ASTRIDE_95 = _state(104142432525191720661872774360191812851, SEED13, 0, 2957037422)
+ASTRIDE_95 = generator_state(104142432525191720661872774360191812851, SEED13, 0, 2957037422)
 #: ... before scene 45: a 5x5 kingdom (8 points) on a mat, its left column laid half a square low.
-SHIFTED_45 = _state(105378918315632467001101916750549801058, SEED13, 0, 108591660)
+SHIFTED_45 = generator_state(105378918315632467001101916750549801058, SEED13, 0, 108591660)
 
 
 def _read(scene, name: str):
