@@ -25,14 +25,12 @@ from kscore.lab.measures import kingdom_points
 from kscore.vision.find.localise import working_image
 from kscore.vision.find.loose import tile_foreground, tile_mask, without_specks
 from kscore.vision.load import Photo
-from photo_helpers import kept_on_square, loose_scene
+from photo_helpers import generator_state, kept_on_square, loose_scene
 
 #: The generator's state before scene 3 of that run: a 4x4 kingdom of a 7x7 game (a castle, a lake,
 #: two forests, a grassland, wheat), no strays.
-SEED41_DOTTED_3 = {"bit_generator": "PCG64",
-                   "state": {"state": 298521177785418910491714450009023184826,
-                             "inc": 16450919397810582319219321886622321693},
-                   "has_uint32": 0, "uinteger": 1556952729}
+SEED41_DOTTED_3 = generator_state(
+    298521177785418910491714450009023184826, 16450919397810582319219321886622321693, 0, 1556952729)
 
 
 @pytest.fixture(scope="module")

@@ -19,18 +19,14 @@ from kscore.lab.dataset import LabelledExtent
 from kscore.lab.evaluate_photos import extent_squares_right
 from kscore.lab.measures import kingdom_points
 from kscore.vision.load import Photo
-from photo_helpers import loose_scene
+from photo_helpers import generator_state, loose_scene
 
 #: The generator's state before scene 11 of that run: a 3x3 kingdom (2 points) and two stray dominoes.
-SEED41_DOTTED_11 = {"bit_generator": "PCG64",
-                    "state": {"state": 127467527854690188376442543721874073526,
-                              "inc": 16450919397810582319219321886622321693},
-                    "has_uint32": 1, "uinteger": 154249145}
+SEED41_DOTTED_11 = generator_state(
+    127467527854690188376442543721874073526, 16450919397810582319219321886622321693, 1, 154249145)
 #: ... before scene 25: a 4x5 kingdom (5 points), three stray dominoes, two of them side by side.
-SEED41_DOTTED_25 = {"bit_generator": "PCG64",
-                    "state": {"state": 233989981230793255331616271329221917516,
-                              "inc": 16450919397810582319219321886622321693},
-                    "has_uint32": 1, "uinteger": 1689617611}
+SEED41_DOTTED_25 = generator_state(
+    233989981230793255331616271329221917516, 16450919397810582319219321886622321693, 1, 1689617611)
 
 
 def _read(scene, name: str):

@@ -4,28 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from kscore.app.pipeline import read_loaded_photo
-from kscore.lab.dataset import load_boards
-from kscore.lab.loose_scenes import SquareBank, make_loose_scene
 from kscore.vision.load import Photo
+from photo_helpers import generator_state, loose_scene
 
 #: The generator's state before scene 27 of `benchmarks/eval_loose.py --seed 5` (a 7x7 kingdom on a dark
 #: dotted carpet): kept here so the test draws that one scene, not the 27 before it.
-SEED5_SCENE27 = {"bit_generator": "PCG64",
-                 "state": {"state": 15440806681012495592220176188688012591,
-                           "inc": 233193750087604940414945475171846202189},
-                 "has_uint32": 1, "uinteger": 2581456601}
+SEED5_SCENE27 = generator_state(
+    15440806681012495592220176188688012591, 233193750087604940414945475171846202189, 1, 2581456601)
 
 
 def test_a_kingdom_two_grids_frame_in_part_is_reported_once(kingdomino_data, tiles_phone_data):
     # The grid localiser framed two 5x5 blocks of this 7x7 kingdom, each read in doubt; the kingdom
     # found tile by tile replaced both, and the one kingdom was reported twice (a false find).
-    bank = SquareBank.from_boards(load_boards(kingdomino_data), Path(tiles_phone_data) / "castle")
-    rng = np.random.default_rng()
-    rng.bit_generator.state = SEED5_SCENE27
-    scene = make_loose_scene(bank, rng)
+    scene = loose_scene(kingdomino_data, tiles_phone_data, SEED5_SCENE27)
     assert (scene.surface, len(scene.rows), len(scene.rows[0])) == ("dotted", 7, 7)
     photo = Photo(Path("scene27.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
     game = read_loaded_photo(photo)

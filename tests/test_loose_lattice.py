@@ -16,6 +16,7 @@ from kscore.game.kingdom import Terrain
 from kscore.lab.loose_scenes import SquareBank, make_loose_scene
 from kscore.vision.find.loose import TILE_SHARE, LooseKingdom, find_loose
 from kscore.vision.load import Photo
+from photo_helpers import generator_state
 
 
 @pytest.fixture(scope="module")
@@ -31,14 +32,10 @@ def _photo(scene, name: str = "scene.jpg") -> Photo:
 
 #: The generator's state before scene 20 of `eval_loose.py --seed 7 --dominoes 1-3` and of `eval_loose.py
 #: --seed 21 --size 7 --on stone --dominoes 1-24`: kept so a test draws that one scene, not the 20 before it.
-SEED7_IN_PROGRESS_20 = {"bit_generator": "PCG64",
-                        "state": {"state": 14787350066440218601232374009383807225,
-                                  "inc": 261136684632268670825940853076396136793},
-                        "has_uint32": 0, "uinteger": 2097447321}
-SEED21_DUEL_ON_STONE_20 = {"bit_generator": "PCG64",
-                           "state": {"state": 157173759737577851570705188199248708074,
-                                     "inc": 309141390015141504862174807861076180645},
-                           "has_uint32": 0, "uinteger": 3263386292}
+SEED7_IN_PROGRESS_20 = generator_state(
+    14787350066440218601232374009383807225, 261136684632268670825940853076396136793, 0, 2097447321)
+SEED21_DUEL_ON_STONE_20 = generator_state(
+    157173759737577851570705188199248708074, 309141390015141504862174807861076180645, 0, 3263386292)
 
 
 def _scene_from(bank, state: dict, **options):
@@ -173,14 +170,10 @@ def test_a_6x6_kingdom_of_a_7x7_game_framed_5x5_by_its_outline_is_read_whole(ban
 
 
 #: The generator's state before scenes 27 and 36 of `eval_loose.py --seed 13` (default options).
-SEED13_SCENE_27 = {"bit_generator": "PCG64",
-                   "state": {"state": 200273776184354178469230746298707293489,
-                             "inc": 317612346296202158696945144441957901887},
-                   "has_uint32": 0, "uinteger": 642201215}
-SEED13_SCENE_36 = {"bit_generator": "PCG64",
-                   "state": {"state": 18893924538706762471701212972873319481,
-                             "inc": 317612346296202158696945144441957901887},
-                   "has_uint32": 1, "uinteger": 576662934}
+SEED13_SCENE_27 = generator_state(
+    200273776184354178469230746298707293489, 317612346296202158696945144441957901887, 0, 642201215)
+SEED13_SCENE_36 = generator_state(
+    18893924538706762471701212972873319481, 317612346296202158696945144441957901887, 1, 576662934)
 
 
 def _squares_where_they_lie(scene, group) -> tuple[int, int]:

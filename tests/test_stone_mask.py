@@ -19,14 +19,12 @@ from kscore.game.kingdom import Terrain
 from kscore.vision.find.localise import working_image
 from kscore.vision.find.loose import tile_foreground, tile_mask
 from kscore.vision.load import Photo
-from photo_helpers import kept_on_square, loose_scene
+from photo_helpers import generator_state, kept_on_square, loose_scene
 
 #: The generator's state before scene 24 of that run: a castle, a mine with two crowns, a swamp, two plain
 #: wheat fields, and two stray dominoes beside them.
-SEED21_DUEL_ON_STONE_24 = {"bit_generator": "PCG64",
-                           "state": {"state": 214488507264861262760064351881761643785,
-                                     "inc": 309141390015141504862174807861076180645},
-                           "has_uint32": 1, "uinteger": 257115050}
+SEED21_DUEL_ON_STONE_24 = generator_state(
+    214488507264861262760064351881761643785, 309141390015141504862174807861076180645, 1, 257115050)
 
 
 @pytest.fixture(scope="module")
