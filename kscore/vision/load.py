@@ -100,7 +100,8 @@ def read_jpeg_header(data: bytes) -> JpegHeader | None:
         if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
             height, width = struct.unpack(">HH", body[1:5])
             # After the frame header 0xFF is byte-stuffed (FF00) in the coded data, so FFD9 is the end marker.
-            return JpegHeader(width, height, orientation, data.find(b"\xff\xd9", pos) != -1)
+            # Looked for from the end, where a whole file has it: searching 12 MP of coded data took ~3 ms.
+            return JpegHeader(width, height, orientation, data.rfind(b"\xff\xd9", pos) != -1)
         pos += 2 + length
     return None
 

@@ -100,15 +100,16 @@ def edge_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=8)
-def _line_samples(size: int, samples: int) -> tuple[np.ndarray, np.ndarray]:
-    """Grid-unit points on every grid line (vertical lines first) and, per point, 0 = vertical line."""
+def _line_samples(size: int, samples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Grid-unit points on every grid line (vertical lines first): u, v (contiguous), and per point
+    the homography column a step across its line follows (0: d/du across x = k, 1: d/dv across y = k)."""
     t = (np.arange(size * samples) + 0.5) / samples  # along a line, off the grid crossings
     k = np.arange(size + 1, dtype=np.float64)
     kk, tt = np.meshgrid(k, t, indexing="ij")
     vertical = np.stack([kk.ravel(), tt.ravel()], axis=1)  # x = k
     points = np.vstack([vertical, vertical[:, ::-1]])
-    kind = np.repeat([0, 1], len(vertical))
-    return points, kind
+    across = np.repeat([0, 1], len(vertical))
+    return np.ascontiguousarray(points[:, 0]), np.ascontiguousarray(points[:, 1]), across
 
 
 def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, samples: int = 8,
@@ -118,28 +119,47 @@ def seam_energy(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, sam
     Sampled at points along each line, taking the gradient component across the
     line (from the homography's Jacobian): peaks when the grid sits on the seams.
     """
-    across = seam_samples(edges, quad, size, samples)
-    return float(np.mean(across if cap is None else np.minimum(across, cap)))
+    return seam_energies(edges, [quad], size, samples, cap)[0]
+
+
+def seam_energies(edges: tuple[np.ndarray, np.ndarray], quads, size: int, samples: int = 8,
+                  cap: float | None = None) -> list[float]:
+    """seam_energy of each quad, computed together (the same numbers: one pass of array work for all)."""
+    across = seam_samples_of(edges, quads, size, samples)
+    if cap is not None:
+        across = np.minimum(across, cap)
+    return [float(np.mean(row)) for row in across]  # row by row: each mean sums exactly as seam_energy's did
 
 
 def seam_samples(edges: tuple[np.ndarray, np.ndarray], quad: Quad, size: int, samples: int = 8) -> np.ndarray:
     """The edge strength across the grid's lines at each sample point (see seam_energy)."""
+    return seam_samples_of(edges, [quad], size, samples)[0]
+
+
+def seam_samples_of(edges: tuple[np.ndarray, np.ndarray], quads, size: int, samples: int = 8) -> np.ndarray:
+    """seam_samples for several quads at once: shape (quads, points).
+
+    refine_lattice and _settle_shift score many grids a step apart; per grid the
+    work is a few hundred points, so numpy's per-call cost dominated (~170 calls
+    a photo). Every element goes through the same float operations in the same
+    order as one quad at a time would, so the samples are bit for bit the same.
+    """
     gx, gy = edges
     h, w = gx.shape
-    hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]), np.float32(quad))
-    points, kind = _line_samples(size, samples)
-    u, v = points[:, 0], points[:, 1]
-    den = hom[2, 0] * u + hom[2, 1] * v + hom[2, 2]
-    x = (hom[0, 0] * u + hom[0, 1] * v + hom[0, 2]) / den
-    y = (hom[1, 0] * u + hom[1, 1] * v + hom[1, 2]) / den
+    unit = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    hom = np.stack([cv2.getPerspectiveTransform(unit, np.float32(q)) for q in quads])[:, :, :, None]  # (n, 3, 3, 1)
+    u, v, across = _line_samples(size, samples)
+    mapped = hom[:, :, 0] * u + hom[:, :, 1] * v + hom[:, :, 2]  # (n, 3, points): x, y and the denominator, unscaled
+    den = mapped[:, 2:]
+    xy = mapped[:, :2] / den
     # across a vertical grid line (x = k) is d/du; across a horizontal one, d/dv
-    j = np.where(kind == 0, 0, 1)
-    dx = (hom[0, j] - x * hom[2, j]) / den
-    dy = (hom[1, j] - y * hom[2, j]) / den
-    norm = np.hypot(dx, dy) + 1e-12
-    xi = np.clip((x + 0.5).astype(int), 0, w - 1)
-    yi = np.clip((y + 0.5).astype(int), 0, h - 1)
-    return (np.abs(dx) * gx[yi, xi] + np.abs(dy) * gy[yi, xi]) / norm
+    step = hom[:, :, across, 0]  # (n, 3, points): the homography's column 0 or 1
+    d = (step[:, :2] - xy * step[:, 2:]) / den
+    norm = np.hypot(d[:, 0], d[:, 1]) + 1e-12
+    xi = np.clip((xy[:, 0] + 0.5).astype(int), 0, w - 1)
+    yi = np.clip((xy[:, 1] + 0.5).astype(int), 0, h - 1)
+    at = yi * w + xi
+    return (np.abs(d[:, 0]) * gx.ravel()[at] + np.abs(d[:, 1]) * gy.ravel()[at]) / norm
 
 
 def shifted(quad: Quad, size: int, dx: float, dy: float, n: int | None = None) -> Quad:
@@ -152,29 +172,48 @@ def shifted(quad: Quad, size: int, dx: float, dy: float, n: int | None = None) -
 
 
 def refine_lattice(edges, quad: Quad, size: int, reach: float = 0.6) -> Quad:
-    """Nudge corners (at most `reach` of a square) to sit the grid lines on the seams."""
+    """Nudge corners (at most `reach` of a square) to sit the grid lines on the seams.
+
+    Each round tries moving each corner by `step` along x and y, one move after
+    another, keeping a move when it puts more edge on the lines. The moves still
+    to try are scored together (seam_energies) from the grid as it stands; the
+    first that gains is kept and the ones after it scored again from there: the
+    same moves kept as trying them one at a time.
+    """
     quad = np.asarray(quad, float).copy()
     pitch = side_length(quad) / size
     best = seam_energy(edges, quad, size)
     start = quad.copy()
     step = 0.2 * pitch
+    known = {quad.tobytes(): best}  # a grid tried before (a move and its way back) is not scored again
     while step > 0.03 * pitch:
         improved = False
-        for i in range(4):
-            for axis in range(2):
-                for sign in (1, -1):
-                    trial = quad.copy()
-                    trial[i, axis] += sign * step
-                    if np.linalg.norm(trial[i] - start[i]) > reach * pitch:
-                        continue
-                    e = seam_energy(edges, trial, size)
-                    if e > best:
-                        best, quad, improved = e, trial, True
+        first = 0
+        while first < len(_MOVES):
+            trials = []
+            for m in range(first, len(_MOVES)):
+                i, axis, sign = _MOVES[m]
+                trial = quad.copy()
+                trial[i, axis] += sign * step
+                if np.linalg.norm(trial[i] - start[i]) <= reach * pitch:
+                    trials.append((m, trial))
+            if not trials:
+                break
+            new = [t for _, t in trials if t.tobytes() not in known]
+            known.update(zip((t.tobytes() for t in new), seam_energies(edges, new, size) if new else ()))
+            energies = [known[t.tobytes()] for _, t in trials]
+            gain = next((k for k, e in enumerate(energies) if e > best), None)
+            if gain is None:
+                break
+            (m, quad), best, improved = trials[gain], energies[gain], True
+            first = m + 1
         if not improved:
             step /= 2
     return quad
 
 
+#: refine_lattice's moves in the order tried: (corner, axis, sign).
+_MOVES = tuple((i, axis, sign) for i in range(4) for axis in range(2) for sign in (1, -1))
 
 
 # ---------------------------------------------------------------- completion

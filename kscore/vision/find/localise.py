@@ -25,12 +25,13 @@ before any colour blob, when that quad's lattice fits the whole frame.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from kscore.vision.geometry import Quad, photo_order, quad_area, side_length, side_lengths
-from kscore.vision.find.lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, fit_seam_homography, lattice_evidence, refine_lattice, seam_energy, seam_samples, seam_segments, shifted, squares_beyond
+from kscore.vision.find.lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, fit_seam_homography, lattice_evidence, refine_lattice, seam_energies, seam_energy, seam_samples, seam_segments, shifted, squares_beyond
 from kscore.vision.load import Photo
 
 WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
@@ -141,22 +142,36 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.
         skip = _tile_segments(lab, std, s)
     border = border_mask(h, w, s)
     table = border & ~skip if (border & ~skip).any() else border
-    # Channels split before the arithmetic: on interleaved views it took 4x as long.
-    ql, qa, qb = cv2.split((lab.astype(np.uint16) * bins) >> 8)
-    fg = 1.0 - _border_likeness((ql * bins + qa) * bins + qb, s, (bins,) * 3, skip)
+    # Each channel's bin, already multiplied out into the 3D histogram's flat index, by table: one pass.
+    ql, qa, qb = cv2.split(cv2.LUT(lab, _bin_offsets(bins)))
+    fg = 1.0 - _border_likeness(cv2.add(cv2.add(ql, qa), qb), s, (bins,) * 3, skip)
     # chromaticity (intensity-free) likeness for the shadow test
-    b, g, r = cv2.split(blurred.astype(np.float32) + 1.0)
+    b, g, r = (np.add(channel, 1.0, dtype=np.float32) for channel in cv2.split(blurred))
     total = b + g + r
     cb = 32
-    chroma = np.minimum(r / total * 3 * cb / 2, cb - 1).astype(np.int32) * cb + np.minimum(
-        g / total * 3 * cb / 2, cb - 1
-    ).astype(np.int32)
+    chroma = _chroma_bin(r, total, cb) * cb + _chroma_bin(g, total, cb)
     chroma_like = _border_likeness(chroma, s, (cb, cb), skip)
     texture2 = _ramp_free_variance(std, mean)
     smooth_limit = 1.5 * float(np.sqrt(np.percentile(texture2[table], 75))) + 3.0
     darker = grey < float(np.median(grey[table]))
     shadow = chroma_like * darker * (texture2 < smooth_limit**2)
     return (fg * (1.0 - shadow)).astype(np.float32)
+
+
+@lru_cache(maxsize=4)
+def _bin_offsets(bins: int) -> np.ndarray:
+    """A 3-channel lookup table: Lab value v -> its bin (v * bins >> 8) times the channel's stride in a bins^3 histogram."""
+    level = (np.arange(256, dtype=np.uint16) * bins) >> 8
+    return np.stack([level * bins * bins, level * bins, level], axis=1).reshape(1, 256, 3).astype(np.uint16)
+
+
+def _chroma_bin(channel: np.ndarray, total: np.ndarray, cb: int) -> np.ndarray:
+    """min(channel / total * 3 * cb / 2, cb - 1) as int32: the same float32 steps, in place."""
+    share = channel / total
+    share *= 3
+    share *= cb
+    share /= 2
+    return np.minimum(share, cb - 1, out=share).astype(np.int32)
 
 
 def border_mask(h: int, w: int, s: int) -> np.ndarray:
@@ -212,7 +227,8 @@ def _tile_segments(lab: np.ndarray, std: np.ndarray, s: int) -> np.ndarray:
     for box in segments:
         ab = lab[box][..., 1:].reshape(-1, 2).astype(np.int32) // 16
         bins.append(ab[:, 0] * 16 + ab[:, 1])
-    hists = np.array([_blur_bins(np.bincount(b, minlength=256).astype(np.float32).reshape(16, 16)).ravel() for b in bins])
+    counts = np.array([np.bincount(b, minlength=256) for b in bins], np.float32).reshape(-1, 16, 16)
+    hists = _blur_bins(counts, axes=(1, 2)).reshape(len(bins), -1)  # each piece's histogram blurred on its own
     hists /= np.maximum(hists.sum(axis=1, keepdims=True), 1e-9)
     profile = np.median(hists, axis=0)
     profile /= max(float(profile.sum()), 1e-9)
@@ -256,12 +272,12 @@ def _border_likeness(index: np.ndarray, s: int, shape: tuple[int, ...], skip: np
         share = strip.size / index.size
         ratios.append(np.clip(hist / np.maximum(all_hist, 1e-3) / share, 0, 1).reshape(-1))
     second = np.sort(np.stack(ratios), axis=0)[-min(2, len(ratios))]  # common on at least two sides
-    return second[index.ravel()].reshape(index.shape)
+    return np.take(second, index)
 
 
-def _blur_bins(hist: np.ndarray) -> np.ndarray:
-    """[1 2 1]/4 along every axis (zero outside)."""
-    for axis in range(hist.ndim):
+def _blur_bins(hist: np.ndarray, axes: tuple[int, ...] | None = None) -> np.ndarray:
+    """[1 2 1]/4 along every axis, or along `axes` only (zero outside)."""
+    for axis in range(hist.ndim) if axes is None else axes:
         padded = np.pad(hist, [(1, 1) if a == axis else (0, 0) for a in range(hist.ndim)])
         lo = np.take(padded, range(0, hist.shape[axis]), axis=axis)
         hi = np.take(padded, range(2, hist.shape[axis] + 2), axis=axis)
@@ -432,7 +448,7 @@ def _most_inliers(near: np.ndarray, rng: np.random.Generator, shortest: float, t
     """RANSAC: of `tries` lines through two random points at least `shortest` apart, the one with
     most points within `tol`, as (point, unit direction); None when no pair was far enough apart.
     The first such line wins a tie."""
-    pairs = np.array([rng.choice(len(near), 2, replace=False) for _ in range(tries)])
+    pairs = random_pairs(rng, len(near), tries)
     p, q = near[pairs[:, 0]], near[pairs[:, 1]]
     span = np.linalg.norm(q - p, axis=1)
     usable = span >= shortest
@@ -444,6 +460,22 @@ def _most_inliers(near: np.ndarray, rng: np.random.Generator, shortest: float, t
     inliers = np.where(usable, (dist < tol).sum(axis=1), -1)
     best = int(np.argmax(inliers))
     return p[best], v[best]
+
+
+def random_pairs(rng: np.random.Generator, n: int, tries: int) -> np.ndarray:
+    """`tries` pairs of distinct indices below n: the very pairs, and generator state after, of
+    `[rng.choice(n, 2, replace=False) for _ in range(tries)]`, drawn in one call.
+
+    numpy's choice without replacement (Floyd's algorithm, then a shuffle) draws,
+    per pair, one integer in [0, n-2], one in [0, n-1] (taken as n-1 when it
+    equals the first) and one in [0, 1] (1 keeps the order); `integers` with
+    those bounds draws the same numbers from the stream. A call a pair cost
+    ~15 us and _fit_sides makes 240 a blob (tests/test_localise_speed.py holds it to choice's pairs).
+    """
+    highs = np.tile(np.array([n - 2, n - 1, 1], np.int64), tries)
+    first, second, keep = rng.integers(0, highs, endpoint=True).reshape(tries, 3).T
+    second = np.where(second == first, n - 1, second)
+    return np.where(keep[:, None] == 1, np.stack([first, second], axis=1), np.stack([second, first], axis=1))
 
 
 # ----------------------------------------------------------------- stage 3
@@ -492,19 +524,16 @@ def _edge_line(view: np.ndarray, side: int, reach: float):
     ts = np.linspace(m + 0.04 * _CANON, m + 0.96 * _CANON, 48)
     # Make every side look like "top": rotate the view.
     v = np.rot90(view, k=side)  # np.rot90 is anticlockwise: side 1 (right) becomes top
-    grad = np.diff(v, axis=0)  # increasing downward = entering the board
     a, b = int(max(lo, 0)), int(min(hi, v.shape[0] - 2))
-    points = []
-    for t in ts:
-        col = grad[a:b, int(round(t))]
-        if col.size == 0:
-            continue
-        i = int(np.argmax(col))
-        if col[i] > 0.08:
-            points.append((t, a + i + 0.5))
-    if len(points) < 10:
+    if b <= a:
         return None
-    pts = np.array(points)
+    # Increasing downward = entering the board; only the rows within reach, all samples' columns at once.
+    grad = np.diff(v[a : b + 1, np.round(ts).astype(int)], axis=0)
+    i = np.argmax(grad, axis=0)
+    falls = grad[i, np.arange(len(ts))] > 0.08
+    if falls.sum() < 10:
+        return None
+    pts = np.column_stack([ts[falls], a + i[falls] + 0.5])
     # robust line fit y = p0 + p1 * x: the line most samples agree with, then
     # least squares on those, trimming outliers
     keep = _most_agreeing(pts)
@@ -539,7 +568,7 @@ def _most_agreeing(pts: np.ndarray, tol: float = EDGE_TOL) -> np.ndarray:
     slope = (pts[j, 1] - pts[i, 1]) / (pts[j, 0] - pts[i, 0])
     resid = np.abs(pts[None, :, 1] - (pts[i, 1, None] + slope[:, None] * (pts[None, :, 0] - pts[i, 0, None])))
     resid *= 1.0 / np.sqrt(1.0 + slope[:, None] ** 2)  # distance to the line, not vertical offset
-    best = int(np.argmax((resid < tol).sum(axis=1)))
+    best = int(np.argmax(np.count_nonzero(resid < tol, axis=1)))
     return resid[best] < tol
 
 
@@ -891,7 +920,7 @@ def _settle_shift(work, edges, quad: Quad, fit):
                  if _plausible(g, w, h)]
         if not moves:
             break
-        energies = [seam_energy(edges, g, fit.size, cap=cap) for g in moves]
+        energies = seam_energies(edges, moves, fit.size, cap=cap)
         i = int(np.argmax(energies))
         if energies[i] <= SHIFT_GAIN * best:
             break
