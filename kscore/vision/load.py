@@ -275,8 +275,18 @@ def check_usable(photo: Photo) -> None:
     if min(w, h) < MIN_SHORT_SIDE:
         raise PhotoError(f"{photo.path} is only {w}x{h} pixels: too small to read a kingdom from; "
                          "use the photo at full size")
-    sample = photo.image[:: max(1, photo.image.shape[0] // 200), :: max(1, photo.image.shape[1] // 200)].astype(np.int16)
-    # Grey pixels have equal channels; a kingdom of even 1% of the photo is far from that.
-    if np.percentile(np.abs(sample - sample.mean(axis=2, keepdims=True)).max(axis=2), 99.9) < 6:
+    if np.percentile(_colourfulness(photo.image), 99.9) < 6:
         raise PhotoError(f"{photo.path} is black and white: kscore tells terrains apart by colour; "
                          "take or save the photo in colour")
+
+
+def _colourfulness(image: np.ndarray) -> np.ndarray:
+    """How far each pixel of a ~200x200 sample of `image` (BGR) is from grey: its channels' largest
+    distance from their mean. Grey pixels have equal channels; a kingdom of even 1% of the photo is far from that.
+
+    Per channel plane: reducing over the 3-long colour axis took ~5 ms (the same numbers: the
+    sum of three small integers is exact, and it is divided by 3 as numpy's mean does)."""
+    sample = image[:: max(1, image.shape[0] // 200), :: max(1, image.shape[1] // 200)]
+    b, g, r = (sample[..., k].astype(np.float64) for k in range(3))
+    mean = (b + g + r) / 3
+    return np.maximum(np.maximum(np.abs(b - mean), np.abs(g - mean)), np.abs(r - mean))
