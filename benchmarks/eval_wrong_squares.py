@@ -78,16 +78,28 @@ class TileShares:
         cells_module.read_cells = self._recording
         cells_module.cell_probabilities = self._keeping
         pipeline_module.read_board_in_photo = self._recording_grid
+        self._settled_grid = pipeline_module.settled_grid
+        pipeline_module.settled_grid = self._keeping_shifts
+        self._shifts = None
+
+    def _keeping_shifts(self, *args, **kwargs):
+        out = self._settled_grid(*args, **kwargs)
+        self._shifts = out[1]
+        return out
 
     def _recording_grid(self, photo, corners, size, *args, **kwargs):
         import cv2
 
+        self._shifts = None
         reading = self._read_board_in_photo(photo, corners, size, *args, **kwargs)
         key = _key(reading.kingdom)
         hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]),
                                           np.float32(np.asarray(corners) / photo.scale))
-        self.quads[key] = {(r, c): cv2.perspectiveTransform(
-            np.float32([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]]), hom)[0] for r in range(size) for c in range(size)}
+        shifts = self._shifts if self._shifts is not None else np.zeros((size, size, 2))
+        # Each square where the grid read it (pipeline.settled_grid: its regular cell, moved to its print).
+        self.quads[key] = {(r, c): cv2.perspectiveTransform(np.float32([[[c + x + shifts[r, c, 0], r + y + shifts[r, c, 1]]
+                                                                        for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]]),
+                                                            hom)[0] for r in range(size) for c in range(size)}
         self.crowns[key], self.path[key] = reading.crown_probs, "grid"
         self.seen[key] = reading.terrain_probs
         return reading

@@ -613,17 +613,27 @@ def photo_for_reading(photo, boards):
 READ_PX_PER_SQUARE = 64
 
 
+def settled_grid(photo, corners, size: int):
+    """A grid's board image at 100 px a square, each square cut where its print lies near its regular cell
+    (kscore.vision.find.settle: a kingdom laid by hand), and each square's shift from it (size, size, 2),
+    (dx, dy) in squares."""
+    from kscore.vision.find.rectify import SQUARE_PX, rectify
+    from kscore.vision.find.settle import MARGIN, settled_board
+
+    board, shifts = settled_board(rectify(photo, corners, size, margin=MARGIN), size, SQUARE_PX)
+    return board, shifts / SQUARE_PX
+
+
 def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=None, occlusion: bool = True):
-    """One kingdom's grid in the photo -> its BoardReading (rectified, read, decoded).
+    """One kingdom's grid in the photo -> its BoardReading (each square cut where it lies, read, decoded).
 
     occlusion: squares a standing castle hides from this camera are read again
     as unseen (kscore.vision.find.occlusion) and marked `?`.
     """
     from kscore.vision.find.occlusion import hidden_squares
-    from kscore.vision.find.rectify import rectify
     from kscore.vision.read.reader import read_board, read_with_unseen
 
-    image = rectify(photo, corners, size)
+    image, _ = settled_grid(photo, corners, size)
     reading = read_board(image, size, tileset, name, **({"models": models} if models is not None else {}))
     if not occlusion:
         return reading

@@ -1,0 +1,86 @@
+"""Where each square of a found grid truly lies: a hand-laid kingdom read square by square.
+
+localise finds a whole 5x5 or 7x7 grid as one quad, and rectify cuts it with
+one homography. Players lay dominoes by hand: a domino shifted 0.1-0.3 of a
+square off the grid's regular cell puts part of its print (a crown by its
+edge) in the neighbour's cell. So the grid is rectified with a margin, and
+each square is looked for near its regular cell, as the tile-by-tile path
+(kscore.vision.find.loose) fits its cells: the square of the grid's size
+within REACH of its place whose four sides lie on the most edge (tile edges
+and the seams between squares). It moves only when its sides there show
+clearly more edge than at its regular cell (SURE_GAIN): a neat board's
+squares lie where the grid says, and a square with little edge of its own
+(a lake, the table) stays put.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from kscore.vision.find.loose import SideEnergy, fit_cell
+
+#: Squares of the photo kept around the grid, so a square shifted past its edge is cut whole.
+MARGIN = 0.5
+#: How far a square may lie from its regular cell, in squares (dominoes laid by hand: up to ~0.3).
+REACH = 0.3
+#: Least ratio of the edge across a square's sides where it is fitted to the edge at its regular cell for
+#: it to move there (a neat board's seams lie on the grid: the gain there is noise).
+SURE_GAIN = 1.3
+#: Moves shorter than this (squares) are not worth a square cut of its own.
+LEAST_MOVE = 0.03
+#: Sizes of the print tried, as shares of the grid's square: the grid's pitch is a tile's side and the
+#: gap between tiles, so a tile's print is a few % smaller (its sides then lie on its own edges).
+SCALES = (0.9, 0.95, 1.0)
+
+
+def edge_energy(image: np.ndarray) -> SideEnergy:
+    """Running sums of the image's edge strength (Lab, as loose fits its cells on)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    gx = cv2.GaussianBlur(np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2), (0, 0), 1.0)
+    gy = cv2.GaussianBlur(np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2), (0, 0), 1.0)
+    return SideEnergy(gx, gy)
+
+
+def square_shifts(wide: np.ndarray, size: int, px: int, margin: float = MARGIN) -> np.ndarray:
+    """(size, size, 2) where each square's print lies against its regular cell, (dx, dy) in pixels of `wide`.
+
+    wide: the grid rectified with `margin` squares around it at px a square (rectify(..., margin=)).
+    """
+    energy = edge_energy(wide)
+    offset = margin * px
+    shifts = np.zeros((size, size, 2))
+    for r in range(size):
+        for c in range(size):
+            x0, y0 = offset + c * px, offset + r * px
+            cx, cy, sw, sh = fit_cell(energy, x0 + px / 2, y0 + px / 2, px, px, REACH, SCALES)
+            move = np.array([cx - (x0 + px / 2), cy - (y0 + px / 2)])
+            if np.hypot(*move) < LEAST_MOVE * px:
+                continue
+            there = float(energy.rect(cx - sw / 2, cy - sh / 2, sw, sh))
+            here = float(energy.rect(x0, y0, px, px))
+            if there >= SURE_GAIN * max(here, 1e-6):
+                shifts[r, c] = move
+    return shifts
+
+
+def cut_squares(wide: np.ndarray, size: int, px: int, shifts: np.ndarray, margin: float = MARGIN) -> np.ndarray:
+    """The size*px board whose every square is cut from `wide` where `shifts` says its print lies."""
+    offset = int(round(margin * px))
+    board = np.empty((size * px, size * px) + wide.shape[2:], wide.dtype)
+    h, w = wide.shape[:2]
+    for r in range(size):
+        for c in range(size):
+            dx, dy = np.round(shifts[r, c]).astype(int)
+            y, x = int(np.clip(offset + r * px + dy, 0, h - px)), int(np.clip(offset + c * px + dx, 0, w - px))
+            board[r * px:(r + 1) * px, c * px:(c + 1) * px] = wide[y:y + px, x:x + px]
+    return board
+
+
+def settled_board(wide: np.ndarray, size: int, px: int, margin: float = MARGIN) -> tuple[np.ndarray, np.ndarray]:
+    """(the board read square by square where each lies, the shifts used): see square_shifts."""
+    shifts = square_shifts(wide, size, px, margin)
+    return cut_squares(wide, size, px, shifts, margin), shifts
+
+
+__all__ = ["MARGIN", "square_shifts", "cut_squares", "settled_board", "edge_energy"]
