@@ -122,7 +122,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         # it on its lattice is shifted off a kingdom laid by hand (a column's ragged offsets misled it).
         shifted = board.size == 5 and board.beyond > 0 and _table_edge(reading.kingdom)
         if _plausibility(reading) >= SURE_READING and not grows and not shifted:
-            read.append(found_here)
+            read.append(_kept_grid(detailed, board, name, tileset, models, reading))
             continue
         if loose is None:
             loose = loose_readings(photo, tileset, models, with_partial=True)
@@ -137,6 +137,8 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
             unlike_grids.append(f"{tile_squares(reading.kingdom)} tile square(s) read on a grid {choice}: "
                                 "not a kingdom, not scored")
             found_here = None
+        else:  # the grid is kept
+            found_here = _kept_grid(detailed, board, name, tileset, models, reading)
         if found_here is not None:  # None: a second grid over a kingdom already read tile by tile (said once)
             read.append(found_here)
     if not read and unlike_grids:
@@ -157,6 +159,31 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         photo_size=photo.size,
         notes=tuple(notes),
     )
+
+
+def _kept_grid(photo, board, name: str, tileset, models, reading) -> PhotoKingdom:
+    """A grid kept as a kingdom, each square read where its print lies (settled_reading)."""
+    reading = settled_reading(photo, board.corners, board.size, tileset, name, models, reading)
+    corners = tuple(tuple(float(v) for v in c) for c in board.corners.round(1))
+    return PhotoKingdom(reading.kingdom, corners, tuple(reading.changes))
+
+
+def settled_reading(photo, corners, size: int, tileset, name: str, models, reading):
+    """The grid's reading again with each square cut where its print lies (settled_grid): a kingdom laid by
+    hand has dominoes 0.1-0.3 of a square off the grid, and a crown by a print's edge was lost or counted in
+    the neighbour's square. `reading` (its regular cells') is kept when no square moved or the settled one
+    is less plausible (more squares the decoder doubts; not one castle).
+
+    Whether a grid frames a kingdom at all is judged on its regular cells (read_loaded_photo): settled,
+    a grid laid across tiles of another size read its squares as plausibly as the tiles' own.
+    """
+    # A square read as table stays: moved, it only takes in the print of the tile beside it.
+    table = [p for p, square in reading.kingdom.squares() if square.terrain is Terrain.EMPTY]
+    board, shifts = settled_grid(photo, corners, size, table)
+    if not shifts.any():
+        return reading
+    again = read_board_in_photo(photo, corners, size, tileset, name, models, image=board)
+    return again if _plausibility(again) >= _plausibility(reading) else reading
 
 
 def grid_or_tiles(board, reading, kingdoms, strays, grows: bool = False) -> int | str | None:
@@ -613,27 +640,33 @@ def photo_for_reading(photo, boards):
 READ_PX_PER_SQUARE = 64
 
 
-def settled_grid(photo, corners, size: int):
+def settled_grid(photo, corners, size: int, stay=()):
     """A grid's board image at 100 px a square, each square cut where its print lies near its regular cell
     (kscore.vision.find.settle: a kingdom laid by hand), and each square's shift from it (size, size, 2),
-    (dx, dy) in squares."""
+    (dx, dy) in squares. stay: the squares (row, col) kept in their regular cells."""
     from kscore.vision.find.rectify import SQUARE_PX, rectify
-    from kscore.vision.find.settle import MARGIN, settled_board
+    from kscore.vision.find.settle import MARGIN, cut_squares, square_shifts
 
-    board, shifts = settled_board(rectify(photo, corners, size, margin=MARGIN), size, SQUARE_PX)
-    return board, shifts / SQUARE_PX
+    wide = rectify(photo, corners, size, margin=MARGIN)
+    shifts = square_shifts(wide, size, SQUARE_PX)
+    for p in stay:
+        shifts[p] = 0.0
+    return cut_squares(wide, size, SQUARE_PX, shifts), shifts / SQUARE_PX
 
 
-def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=None, occlusion: bool = True):
-    """One kingdom's grid in the photo -> its BoardReading (each square cut where it lies, read, decoded).
+def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=None, occlusion: bool = True,
+                        image=None):
+    """One kingdom's grid in the photo -> its BoardReading (rectified, read, decoded).
 
     occlusion: squares a standing castle hides from this camera are read again
-    as unseen (kscore.vision.find.occlusion) and marked `?`.
+    as unseen (kscore.vision.find.occlusion) and marked `?`. image: the board image
+    to read (default: the grid rectified, each square in its regular cell).
     """
     from kscore.vision.find.occlusion import hidden_squares
+    from kscore.vision.find.rectify import rectify
     from kscore.vision.read.reader import read_board, read_with_unseen
 
-    image, _ = settled_grid(photo, corners, size)
+    image = rectify(photo, corners, size) if image is None else image
     reading = read_board(image, size, tileset, name, **({"models": models} if models is not None else {}))
     if not occlusion:
         return reading
