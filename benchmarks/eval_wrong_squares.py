@@ -90,12 +90,13 @@ class TileShares:
     def _recording_grid(self, photo, corners, size, *args, **kwargs):
         import cv2
 
-        self._shifts = None
         reading = self._read_board_in_photo(photo, corners, size, *args, **kwargs)
         key = _key(reading.kingdom)
         hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]),
                                           np.float32(np.asarray(corners) / photo.scale))
-        shifts = self._shifts if self._shifts is not None else np.zeros((size, size, 2))
+        # A board cut by settled_grid (passed as image=) was cut with the shifts it gave last.
+        settled = kwargs.get("image") is not None and self._shifts is not None
+        shifts = self._shifts if settled else np.zeros((size, size, 2))
         # Each square where the grid read it (pipeline.settled_grid: its regular cell, moved to its print).
         self.quads[key] = {(r, c): cv2.perspectiveTransform(np.float32([[[c + x + shifts[r, c, 0], r + y + shifts[r, c, 1]]
                                                                         for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]]),
