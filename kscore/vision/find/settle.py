@@ -18,7 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from kscore.vision.find.loose import SideEnergy, fit_cell
+from kscore.vision.find.loose import SideEnergy
 
 #: Squares of the photo kept around the grid, so a square shifted past its edge is cut whole.
 MARGIN = 0.5
@@ -28,7 +28,11 @@ REACH = 0.3
 #: it to move there (a neat board's seams lie on the grid: the gain there is noise).
 SURE_GAIN = 1.3
 #: Moves shorter than this (squares) are not worth a square cut of its own.
-LEAST_MOVE = 0.03
+LEAST_MOVE = 0.06
+#: Pixels a square has where the squares are fitted.
+FIT_PX = 50
+#: Step of the moves tried, in squares.
+STEP = 0.03
 #: Sizes of the print tried, as shares of the grid's square: the grid's pitch is a tile's side and the
 #: gap between tiles, so a tile's print is a few % smaller (its sides then lie on its own edges).
 SCALES = (0.9, 0.95, 1.0)
@@ -36,32 +40,43 @@ SCALES = (0.9, 0.95, 1.0)
 
 def edge_energy(image: np.ndarray) -> SideEnergy:
     """Running sums of the image's edge strength (Lab, as loose fits its cells on)."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    gx = cv2.GaussianBlur(np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2), (0, 0), 1.0)
-    gy = cv2.GaussianBlur(np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2), (0, 0), 1.0)
-    return SideEnergy(gx, gy)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+
+    def strength(dx: int, dy: int) -> np.ndarray:
+        g = np.abs(cv2.Sobel(lab, cv2.CV_32F, dx, dy, ksize=3))
+        return cv2.GaussianBlur(g[..., 0] + g[..., 1] + g[..., 2], (0, 0), 1.0)
+
+    return SideEnergy(strength(1, 0), strength(0, 1))
 
 
 def square_shifts(wide: np.ndarray, size: int, px: int, margin: float = MARGIN) -> np.ndarray:
     """(size, size, 2) where each square's print lies against its regular cell, (dx, dy) in pixels of `wide`.
 
     wide: the grid rectified with `margin` squares around it at px a square (rectify(..., margin=)).
+    Every square is fitted at once (as loose.fit_cell fits one: a move costs up to half the edge at
+    the reach's end, so a square with little edge of its own stays near its cell), squares kept square.
     """
-    energy = edge_energy(wide)
+    # Fitted at half the reading's resolution (50 px a square: a move of 0.03 is still 1.5 px there).
+    shrink = FIT_PX / px
+    energy = edge_energy(cv2.resize(wide, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA))
+    px = FIT_PX
     offset = margin * px
-    shifts = np.zeros((size, size, 2))
-    for r in range(size):
-        for c in range(size):
-            x0, y0 = offset + c * px, offset + r * px
-            cx, cy, sw, sh = fit_cell(energy, x0 + px / 2, y0 + px / 2, px, px, REACH, SCALES)
-            move = np.array([cx - (x0 + px / 2), cy - (y0 + px / 2)])
-            if np.hypot(*move) < LEAST_MOVE * px:
-                continue
-            there = float(energy.rect(cx - sw / 2, cy - sh / 2, sw, sh))
-            here = float(energy.rect(x0, y0, px, px))
-            if there >= SURE_GAIN * max(here, 1e-6):
-                shifts[r, c] = move
-    return shifts
+    d = np.arange(-REACH * px, REACH * px + 1e-6, STEP * px)
+    scales = np.asarray(SCALES) * px
+    rows, cols = np.mgrid[0:size, 0:size]
+    cx = (offset + (cols + 0.5) * px)[..., None, None, None]  # (row, col, dy, dx, scale)
+    cy = (offset + (rows + 0.5) * px)[..., None, None, None]
+    dy, dx, side = d[:, None, None], d[None, :, None], scales[None, None, :]
+    there = energy.rect(cx + dx - side / 2, cy + dy - side / 2, side, side)
+    cost = 1.0 - 0.5 * (dx**2 + dy**2) / (REACH * px) ** 2
+    flat = (there * cost).reshape(size, size, -1)
+    best = np.argmax(flat, axis=2)
+    iy, ix, _ = np.unravel_index(best, (len(d), len(d), len(scales)))
+    moves = np.stack([d[ix], d[iy]], axis=-1)
+    gained = np.take_along_axis(there.reshape(size, size, -1), best[..., None], axis=2)[..., 0]
+    here = energy.rect(cx[..., 0, 0, 0] - px / 2, cy[..., 0, 0, 0] - px / 2, px, px)
+    sure = (np.hypot(moves[..., 0], moves[..., 1]) >= LEAST_MOVE * px) & (gained >= SURE_GAIN * np.maximum(here, 1e-6))
+    return np.where(sure[..., None], moves / shrink, 0.0)
 
 
 def cut_squares(wide: np.ndarray, size: int, px: int, shifts: np.ndarray, margin: float = MARGIN) -> np.ndarray:
