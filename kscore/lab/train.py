@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from kscore.lab.dataset import LabelledBoard, load_boards
+from kscore.lab.hand_laid import carried, lay_by_hand
 from kscore.lab.loose_scenes import SURFACES, draw_surface
 from kscore.lab.tables import random_table
 from kscore.game.kingdom import Terrain
@@ -515,27 +516,65 @@ def _softened(boards: list[Sample], how: Softening) -> list[Sample]:
 
 
 def _transferred_crowns(clean: Candidates, label: np.ndarray, turn: np.ndarray, soft: Candidates,
-                        radius: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
+                        radius: float = 3.0, moves: np.ndarray | None = None,
+                        size: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Crowns of a softened copy: its candidate nearest each crown mined on the clean board, turned alike.
 
     Mining a blurred board afresh would label its best blobs crowns even where
     the crown has faded below a seam's half-crown; positions from the clean
     board keep the labels true. A crown with no candidate within `radius` px
     gives no positive (its square still counts it: the count model learns that
-    a faded crown is still there).
+    a faded crown is still there). moves: a hand-laid copy's per-square affines
+    (hand_laid.lay_by_hand, `size` squares a side), which carry the crowns
+    to where its tiles now lie.
     """
     crowns = np.nonzero(label)[0]
     soft_label = np.zeros(len(soft.ys), bool)
     soft_turn = soft.rotation.copy()
     if len(crowns) == 0 or len(soft.ys) == 0:
         return soft_label, soft_turn
-    d2 = (soft.ys[:, None] - clean.ys[crowns][None]) ** 2 + (soft.xs[:, None] - clean.xs[crowns][None]) ** 2
+    ys, xs = clean.ys[crowns].astype(np.float64), clean.xs[crowns].astype(np.float64)
+    if moves is not None:
+        ys, xs = carried(ys, xs, square_of(clean, size)[crowns], moves)
+    d2 = (soft.ys[:, None] - ys[None]) ** 2 + (soft.xs[:, None] - xs[None]) ** 2
     for j in range(len(crowns)):
         i = int(np.argmin(d2[:, j]))
         if d2[i, j] <= radius**2:
             soft_label[i] = True
             soft_turn[i] = turn[crowns[j]]
     return soft_label, soft_turn
+
+
+#: Hand-laid copies of each board for the crown models: one on a random surface, one on a busy one.
+_HAND_LAID_COPIES = 2
+
+
+def _hand_laid(boards: list[Sample]) -> list[tuple[int, Sample, np.ndarray]]:
+    """Copies of each board re-laid by hand on a table (hand_laid.lay_by_hand), cut on the board's old grid.
+
+    As the pipeline cuts a hand-laid kingdom: prints shifted and turned a
+    little, table in the gaps, a crown by a cut's edge or across it (its square
+    still counts it: the count model learns to doubt). Relit, half of them
+    softened. Returns (index of the board, the copy, the per-square moves).
+    Seeded, so training stays deterministic.
+    """
+    rng = np.random.default_rng(_SEED + 2)
+    empty = TERRAIN_INDEX[Terrain.EMPTY]
+    out = []
+    for i, s in enumerate(boards):
+        side = s.prepared.shape[0]
+        for k in range(_HAND_LAID_COPIES):
+            grain = rng.uniform(0.5, 2.0)
+            kind = (lambda r, h, w: random_table(r, h, w)) if k == 0 else _busy_table
+            table = cv2.resize(kind(rng, int(side * grain), int(side * grain)), (side, side),
+                               interpolation=cv2.INTER_AREA)
+            bare = set(np.nonzero(s.terrain_y == empty)[0].tolist())
+            image, moves = lay_by_hand(s.prepared, s.size, table, rng, bare)
+            image = augment_light(image, rng)
+            if rng.random() < 0.5:
+                image = soften(image, rng, CROWN_SOFTENING)
+            out.append((i, replace(s, prepared=prepare(image, s.size), source="hand-laid"), moves))
+    return out
 
 
 def _fold_of(samples: list[Sample], folds: int) -> list[int]:
@@ -637,6 +676,14 @@ def fit_models(samples: list[Sample], folds: int = 3, doubt_bars: bool = False) 
         labels.append(label)
         turns.append(turn)
     samples = samples + soft_base
+    # Hand-laid copies likewise, their crowns carried to where their tiles were moved.
+    for i, s, moves in _hand_laid(base):
+        c = find_candidates(s.prepared, template, s.size)
+        label, turn = _transferred_crowns(cands[i], labels[i], turns[i], c, moves=moves, size=s.size)
+        cands.append(c)
+        labels.append(label)
+        turns.append(turn)
+        samples.append(s)
     candidate = _fit_candidates(cands, labels, turns)
 
     # Count model on out-of-fold candidate probabilities (grouped by kingdom).
