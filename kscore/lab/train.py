@@ -641,22 +641,20 @@ def fit_terrain(samples: list[Sample], folds: int = 3) -> Network:
     return _calibrated_terrain(_terrain_samples(samples), folds)[0]
 
 
-def fit_models(samples: list[Sample], folds: int = 3, doubt_bars: bool = False) -> Models:
-    """Fit every model on the given samples (boards and/or phone squares).
+@dataclass
+class CrownFit:
+    """The crown models and their out-of-fold counts on squares that can carry crowns (for the doubt bar)."""
 
-    doubt_bars: also choose the '?' bars (kscore/vision/read/doubt.py) and
-    write them into the model's info. Off by default: the shipped model has
-    none (with them the pipeline looks tile by tile far more often; see
-    README, "Doubt"), and `kscore train` must rebuild it byte for byte.
-    """
-    all_samples = samples
-    boards = [s for s in samples if s.source == "board"]
-    terrain, terrain_top, terrain_right = _calibrated_terrain(_terrain_samples(samples), folds)
+    template: np.ndarray
+    candidate: Network
+    count: Network
+    count_classes: list[int]
+    crown_p: np.ndarray  # (squares, len(CROWN_CLASSES)) out-of-fold count probabilities
+    crowns_y: np.ndarray  # their true counts
 
-    # Crowns learn from the boards only: the phone crops show their neighbours'
-    # crowns at the edges, and under grouped CV adding them made boards'
-    # crown counts worse (99.6% -> 96.9%) while they helped terrain.
-    base = boards or samples
+
+def fit_crowns(base: list[Sample], folds: int = 3) -> CrownFit:
+    """Template, candidate classifier and count model from the boards and their jittered, softened, hand-laid copies."""
     template = refine_template(base, _seed_template())
     samples = base + _colour_jittered(base)
     cands = [find_candidates(s.prepared, template, s.size) for s in samples]
@@ -714,19 +712,43 @@ def fit_models(samples: list[Sample], folds: int = 3, doubt_bars: bool = False) 
     # Only squares that can carry crowns count for the bar (as in mark_doubts): empty ones are easy and many.
     crowned = np.concatenate(terrains) != TERRAIN_INDEX[Terrain.EMPTY]
     crown_p = count.predict_full(np.vstack(summaries)[crowned], len(CROWN_CLASSES))
-    crowns_y = np.concatenate(counts)[crowned]
+    return CrownFit(template, candidate, count, sorted(int(c) for c in np.unique(np.concatenate(counts))),
+                    crown_p, np.concatenate(counts)[crowned])
+
+
+def fit_models(samples: list[Sample], folds: int = 3, doubt_bars: bool = False) -> Models:
+    """Fit every model on the given samples (boards and/or phone squares).
+
+    doubt_bars: also choose the '?' bars (kscore/vision/read/doubt.py) and
+    write them into the model's info. Off by default: the shipped model has
+    none (with them the pipeline looks tile by tile far more often; see
+    README, "Doubt"), and `kscore train` must rebuild it byte for byte.
+    """
+    boards = [s for s in samples if s.source == "board"]
+    terrain, terrain_top, terrain_right = _calibrated_terrain(_terrain_samples(samples), folds)
+    # Crowns learn from the boards only: the phone crops show their neighbours'
+    # crowns at the edges, and under grouped CV adding them made boards'
+    # crown counts worse (99.6% -> 96.9%) while they helped terrain.
+    crowns = fit_crowns(boards or samples, folds)
+    return assembled(samples, terrain, terrain_top, terrain_right, crowns, doubt_bars)
+
+
+def assembled(samples: list[Sample], terrain: Network, terrain_top: np.ndarray, terrain_right: np.ndarray,
+              crowns: CrownFit, doubt_bars: bool) -> Models:
+    """The Models from a terrain fit and a crown fit, with their info (and doubt bars if asked)."""
+    crown_p, crowns_y = crowns.crown_p, crowns.crowns_y
     doubt = Doubt(choose_bar(terrain_top, terrain_right), choose_bar(crown_p.max(axis=1), crown_p.argmax(axis=1) == crowns_y))
     info = {
-        "board_samples": sum(s.source == "board" for s in all_samples),  # two per labelled board (board_samples)
-        "phone_squares": sum(s.source == "phone" for s in all_samples),
-        "count_classes": sorted(int(c) for c in np.unique(np.concatenate(counts))),
+        "board_samples": sum(s.source == "board" for s in samples),  # two per labelled board (board_samples)
+        "phone_squares": sum(s.source == "phone" for s in samples),
+        "count_classes": crowns.count_classes,
         "terrain_classes": [int(c) for c in terrain.classes],
         "terrain_temperature": terrain.temperature,
     }
     if doubt_bars:
         info["doubt"] = doubt.to_info()
         info["doubt_out_of_fold"] = _doubt_tradeoff(doubt, terrain_top, terrain_right, crown_p, crowns_y)
-    return Models(terrain, template, candidate, count, info)
+    return Models(terrain, crowns.template, crowns.candidate, crowns.count, info)
 
 
 def _doubt_tradeoff(doubt: Doubt, terrain_top, terrain_right, crown_p, crowns_y) -> dict:
