@@ -54,6 +54,11 @@ class PhotoGame(Game):
     notes: tuple[str, ...] = ()  # what was seen and left out (stray dominoes), for the player
 
 
+def rounded_corners(corners) -> tuple[tuple[float, float], ...]:
+    """A quad's corners (a numpy array) as plain floats to 0.1 px: what a found or partial kingdom reports."""
+    return tuple(map(tuple, corners.round(1).tolist()))
+
+
 def kingdom_names(stem: str, count: int) -> list[str]:
     """Named after the file; numbered when the photo holds several."""
     stem = "".join(c for c in stem if c not in "[]#\n\r").strip() or "photo"
@@ -93,7 +98,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     found = localise(photo)
     complete = [b for b in found.boards if not b.partial]
     partial = tuple(
-        PartialKingdom(tuple(map(tuple, b.corners.round(1).tolist())), b.missing) for b in found.boards if b.partial
+        PartialKingdom(rounded_corners(b.corners), b.missing) for b in found.boards if b.partial
     )
     if not complete:
         # No square block of 5x5 or 7x7 squares: a kingdom laid by hand (gaps, shifted rows,
@@ -110,7 +115,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     unlike_grids: list[str] = []  # what was said of the grids left out as no kingdom's
     for board, name in zip(complete, names):
         reading = read_board_in_photo(detailed, board.corners, board.size, tileset, name, models)
-        corners = tuple(tuple(float(v) for v in c) for c in board.corners.round(1))
+        corners = rounded_corners(board.corners)
         found_here = PhotoKingdom(reading.kingdom, corners, tuple(reading.changes))
         # A grid of 5x5 or 7x7 squares laid over a kingdom that does not fill it (a 4x4 one
         # laid by hand, rows of table taken in): the kingdom found tile by tile inside it
@@ -130,7 +135,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         if isinstance(choice, int):  # the kingdom found tile by tile there stands in for the grid
             corners_l, group, reading_l = loose[0][choice]
             found_here = None if choice in replaced else PhotoKingdom(
-                replace(reading_l.kingdom, name=name), tuple(tuple(float(v) for v in c) for c in corners_l.round(1)),
+                replace(reading_l.kingdom, name=name), rounded_corners(corners_l),
                 tuple(reading_l.changes), group.extent)
             replaced.add(choice)
         elif choice is not None:  # no kingdom's grid: nothing to score, said once
@@ -164,7 +169,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
 def _kept_grid(photo, board, name: str, tileset, models, reading) -> PhotoKingdom:
     """A grid kept as a kingdom, each square read where its print lies (settled_reading)."""
     reading = settled_reading(photo, board.corners, board.size, tileset, name, models, reading)
-    corners = tuple(tuple(float(v) for v in c) for c in board.corners.round(1))
+    corners = rounded_corners(board.corners)
     return PhotoKingdom(reading.kingdom, corners, tuple(reading.changes))
 
 
@@ -443,7 +448,7 @@ def read_loose_photo(photo, rules: GameRules, models=None, start: float | None =
     if not kingdoms:
         return None
     kingdoms.sort(key=lambda k: (round(k[0][:, 1].mean() / (photo.size[1] / 4)), k[0][:, 0].mean()))
-    read = [PhotoKingdom(reading.kingdom, tuple(tuple(float(v) for v in c) for c in corners.round(1)),
+    read = [PhotoKingdom(reading.kingdom, rounded_corners(corners),
                          tuple(reading.changes), group.extent) for corners, group, reading in kingdoms]
     read, left_out = not_kingdoms(read)
     notes += left_out
@@ -508,7 +513,7 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False):
             kingdoms.append(strays.pop(0))
     if not with_partial:
         return kingdoms, strays
-    partial = tuple(PartialKingdom(tuple(map(tuple, g.corners.round(1).tolist())), g.missing)
+    partial = tuple(PartialKingdom(rounded_corners(g.corners), g.missing)
                     for g in groups if g.partial)
     return kingdoms, strays, partial
 

@@ -92,10 +92,4 @@ def cut_squares(wide: np.ndarray, size: int, px: int, shifts: np.ndarray, margin
     return board
 
 
-def settled_board(wide: np.ndarray, size: int, px: int, margin: float = MARGIN) -> tuple[np.ndarray, np.ndarray]:
-    """(the board read square by square where each lies, the shifts used): see square_shifts."""
-    shifts = square_shifts(wide, size, px, margin)
-    return cut_squares(wide, size, px, shifts, margin), shifts
-
-
-__all__ = ["MARGIN", "square_shifts", "cut_squares", "settled_board", "edge_energy"]
+__all__ = ["MARGIN", "square_shifts", "cut_squares", "edge_energy"]
