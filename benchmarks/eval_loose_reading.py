@@ -43,15 +43,12 @@ from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.game.tileset import TILESETS  # noqa: E402
 from kscore.lab.dataset import load_boards  # noqa: E402
 from kscore.lab.evaluate_squares import MarkTally  # noqa: E402
+from kscore.lab.holdout import PHONE_PER_CLASS, UNSEEN_CASTLES, held_out_kingdoms, holdout_models  # noqa: E402
 from kscore.lab.loose_scenes import SquareBank, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.read.cells import read_cells  # noqa: E402
 from kscore.vision.read.reader import decode_probabilities  # noqa: E402
 from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
-
-#: Flat castles the holdout's recogniser trains on are the first N phone castles; the scenes take them from here on.
-UNSEEN_CASTLES = 63
-
 
 class Tally:
     """Counts for one slice of the scenes."""
@@ -69,28 +66,13 @@ class Tally:
                 f" {self.exact:>4}/{self.scenes:<3}")
 
 
-def holdout_models(data: Path, phone_per_class: int):
-    """Models fitted without every 3rd kingdom of the boards (and their names), as eval_loose --holdout splits them.
-
-    With their doubt bars chosen out of fold, as `kscore train --doubt-bars` does.
-    """
-    from kscore.lab.train import fit_models, load_board_samples, load_phone_samples, single_threaded
-
-    boards = load_boards(data / "kingdomino")
-    held_out = set(sorted({b.group for b in boards})[::3])
-    with single_threaded():
-        samples = [s for s in load_board_samples(data / "kingdomino") if s.group not in held_out]
-        samples += load_phone_samples(data / "tiles-phone", phone_per_class or None)
-        return fit_models(samples, doubt_bars=True), held_out
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
     ap.add_argument("--scenes", type=int, default=40)
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--holdout", action="store_true", help="recogniser fitted without the scenes' kingdoms")
-    ap.add_argument("--phone-per-class", type=int, default=60, help="--holdout: phone squares per label (0: all)")
+    ap.add_argument("--phone-per-class", type=int, default=PHONE_PER_CLASS, help="--holdout: phone squares per label (0: all)")
     ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
     ap.add_argument("--save-models", type=Path, help="--holdout: keep the fit in this folder")
     ap.add_argument("--list", action="store_true", help="one line per scene not exact")
@@ -102,7 +84,7 @@ def main(argv=None) -> int:
     models = None
     first_castle = 0
     if args.holdout:
-        held_out = set(sorted({b.group for b in boards})[::3])
+        held_out = held_out_kingdoms(b.group for b in boards)
         if args.models is None:
             t = time.perf_counter()
             models, held_out = holdout_models(args.data, args.phone_per_class)
