@@ -23,7 +23,9 @@ eval_crops_empty draw them, so a seed names the same scenes there.
 square whose crowns are miscounted, the path that read it (grid or cells), how far the quad read lies
 from the print (its centre, in squares), the counter's count and its top probability, and where each
 crown of the print lies in the quad read (u, v: 0..1 inside; the crowns are found by the shipped
-crown models on the true print).
+crown models on the true print). It also prints, by quartiles, the best template response and the best
+candidate-classifier P of each square's crown candidates as read, for the squares whose crowns were
+missed against plain squares read right: whether the candidate classifier saw anything there.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ sys.path.insert(0, str(PROJECT / "benchmarks"))
 
 import kscore.app.pipeline as pipeline_module  # noqa: E402
 import kscore.vision.read.cells as cells_module  # noqa: E402
+import kscore.vision.read.reader as reader_module  # noqa: E402
 from kscore.app.pipeline import read_loaded_photo  # noqa: E402
 from kscore.errors import NothingRecognisedError  # noqa: E402
 from kscore.game.kingdom import Square, Terrain  # noqa: E402
@@ -81,6 +84,24 @@ class TileShares:
         self._settled_grid = pipeline_module.settled_grid
         pipeline_module.settled_grid = self._keeping_shifts
         self._shifts = None
+        # Each reading's crown candidates by square: (template response, the candidate classifier's P) of each.
+        self.candidates: dict[tuple, list[np.ndarray]] = {}
+        self._summaries = reader_module.square_summaries
+        self._last_candidates = None
+        reader_module.square_summaries = cells_module.square_summaries = self._keeping_candidates
+
+    def _keeping_candidates(self, candidates, p_crown, size):
+        from kscore.vision.read.crowns import square_of
+
+        squares = square_of(candidates, size)
+        self._last_candidates = [np.stack([candidates.response[squares == sq], p_crown[squares == sq]], axis=1)
+                                 for sq in range(size * size)]
+        return self._summaries(candidates, p_crown, size)
+
+    def square_candidates(self, kingdom, position) -> np.ndarray | None:
+        """(n, 2) template response and candidate P of the candidates in the square as read (None: not recorded)."""
+        got = self.candidates.get(_key(kingdom))
+        return None if got is None else got[position[0] * kingdom.size + position[1]]
 
     def _keeping_shifts(self, *args, **kwargs):
         out = self._settled_grid(*args, **kwargs)
@@ -102,6 +123,7 @@ class TileShares:
                                                                         for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]]),
                                                             hom)[0] for r in range(size) for c in range(size)}
         self.crowns[key], self.path[key] = reading.crown_probs, "grid"
+        self.candidates[key] = self._last_candidates
         self.seen[key] = reading.terrain_probs
         return reading
 
@@ -120,6 +142,7 @@ class TileShares:
         cells_module.apply_mask(seen, unused_crowns, tile, **{k: v for k, v in kwargs.items() if k.startswith("surely")})
         self.seen[key] = seen
         self.quads[key], self.crowns[key], self.path[key] = dict(cells), reading.crown_probs, "cells"
+        self.candidates[key] = self._last_candidates
         return reading
 
     def recogniser_empty(self, kingdom, position) -> float | None:
@@ -230,7 +253,10 @@ class Table:
         self.masked_table: list[tuple[bool, float]] = []
         self.details: list[str] = []
         self.crown_lines: list[str] = []  # --crowns: one line per miscounted square
+        # Squares of a crowned terrain read right: (truth crowns, read crowns, best response, best P, marked).
+        self.crown_squares: list[tuple[int, int, float, float, bool]] = []
         self.probs = False  # --list: each wrong square's probabilities too
+        self.show_candidates = False  # --crowns: the candidate classifier on missed crowns and plain squares
 
     def add_kingdom(self, truth_rows, kingdom, shares: TileShares, truth_points: int, scene=None) -> None:
         """truth_rows: the truth's extent (a whole 5x5 for crops); every square of the reading is judged.
@@ -246,6 +272,10 @@ class Table:
                 read = grid[(r, c)]
                 kind = kind_of(truth, read)
                 at = _turn_back((r, c), turns, n)
+                seen = shares.square_candidates(kingdom, at)
+                if seen is not None and truth.terrain is read.terrain and truth.terrain not in (Terrain.EMPTY, Terrain.CASTLE):
+                    best = seen.max(axis=0) if len(seen) else np.zeros(2)
+                    self.crown_squares.append((truth.crowns, read.crowns, float(best[0]), float(best[1]), read.uncertain))
                 source = shares.source(kingdom, at)
                 if source == "forced empty" and shares.recogniser_empty(kingdom, at) is not None:
                     self.masked_table.append((truth.terrain is not Terrain.EMPTY, shares.recogniser_empty(kingdom, at)))
@@ -282,6 +312,25 @@ class Table:
         return (head + f"; quad off the print by ({off[0]:+.2f},{off[1]:+.2f}) sq; print's crowns found {len(places)},"
                 f" inside the quad {inside}: {where}")
 
+    def candidate_lines(self) -> list[str]:
+        """What the candidate classifier saw on squares of a crowned terrain: missed crowns against plain squares."""
+        rows = np.array(self.crown_squares, float).reshape(-1, 5)
+        groups = {"crowns missed (truth > read)": rows[:, 0] > rows[:, 1],
+                  "plain squares read 0, right": (rows[:, 0] == 0) & (rows[:, 1] == 0),
+                  "crowned squares read right": (rows[:, 0] > 0) & (rows[:, 0] == rows[:, 1])}
+        out = ["  the square's best candidate (template response; the candidate classifier's P), quartiles:"]
+        for name, g in groups.items():
+            if not g.any():
+                continue
+            resp, p = np.percentile(rows[g, 2], [25, 50, 75]), np.percentile(rows[g, 3], [25, 50, 75])
+            out.append(f"    {name:30} n={int(g.sum()):4} marked {int(rows[g, 4].sum()):3}  response "
+                       + "/".join(f"{v:.2f}" for v in resp) + "  P " + "/".join(f"{v:.3f}" for v in p))
+        missed = rows[groups["crowns missed (truth > read)"]]
+        if len(missed):
+            out.append("    crowns missed, each (response, P, marked): "
+                       + " ".join(f"({r:.2f},{q:.3f}{',?' if m else ''})" for r, q, m in missed[:, 2:5]))
+        return out
+
     def lines(self) -> list[str]:
         out = [f"  {'wrong squares (marked/all)':28}" + "".join(f"{s:>14}" for s in SOURCES) + f"{'all':>10}"]
         for kind in KINDS:
@@ -296,6 +345,8 @@ class Table:
         if self.crown_lines:
             out.append("  miscounted crowns (path, truth->read; the counter; the quad read against the print):")
             out += [f"    {line}" for line in self.crown_lines]
+        if self.show_candidates and self.crown_squares:
+            out += self.candidate_lines()
         if self.masked_table:
             out.append("  cells the mask called table, by the recogniser's own P(empty): truly tile / all")
             edges = [0, 0.01, 0.1, 0.5, 0.9, 0.99, 1.0001]
@@ -362,6 +413,7 @@ def main(argv=None) -> int:
     shares = TileShares()
     table = Table()
     table.probs = args.list
+    table.show_candidates = args.crowns
     found = 0
     source = photo_kingdoms if args.photos else crop_kingdoms if args.crops else loose_kingdoms
     for name, rows, points, photo, scene in source(args, boards):
