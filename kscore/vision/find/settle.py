@@ -18,7 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from kscore.vision.find.loose import SideEnergy
+from kscore.vision.find.loose import SideEnergy, lab_edges
 
 #: Squares of the photo kept around the grid, so a square shifted past its edge is cut whole.
 MARGIN = 0.5
@@ -39,14 +39,8 @@ SCALES = (0.9, 0.95, 1.0)
 
 
 def edge_energy(image: np.ndarray) -> SideEnergy:
-    """Running sums of the image's edge strength (Lab, as loose fits its cells on)."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-
-    def strength(dx: int, dy: int) -> np.ndarray:
-        g = np.abs(cv2.Sobel(lab, cv2.CV_32F, dx, dy, ksize=3))
-        return cv2.GaussianBlur(g[..., 0] + g[..., 1] + g[..., 2], (0, 0), 1.0)
-
-    return SideEnergy(strength(1, 0), strength(0, 1))
+    """Running sums of a BGR image's edge strength, in Lab as loose fits its cells (loose.lab_edges)."""
+    return SideEnergy(*lab_edges(cv2.cvtColor(image, cv2.COLOR_BGR2LAB)))
 
 
 def square_shifts(wide: np.ndarray, size: int, px: int, margin: float = MARGIN) -> np.ndarray:

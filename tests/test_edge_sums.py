@@ -1,0 +1,48 @@
+"""The edge sums settle fits a kept grid's squares on and loose fits a group's cells on are one function
+(loose.lab_edges), bit for bit what each computed before: |Sobel| of the Lab image summed over its channels,
+blurred at sigma 1. Needs ../shared/data (skipped visibly without it).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from kscore.vision.find.loose import SideEnergy, lab_edges
+from kscore.vision.find.settle import edge_energy
+
+
+def _loose_sums(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What loose._fit_group computed inline before lab_edges."""
+    gx = cv2.GaussianBlur(np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2), (0, 0), 1.0)
+    gy = cv2.GaussianBlur(np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2), (0, 0), 1.0)
+    return gx, gy
+
+
+def _settle_sums(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What settle.edge_energy computed before lab_edges."""
+    def strength(dx: int, dy: int) -> np.ndarray:
+        g = np.abs(cv2.Sobel(lab, cv2.CV_32F, dx, dy, ksize=3))
+        return cv2.GaussianBlur(g[..., 0] + g[..., 1] + g[..., 2], (0, 0), 1.0)
+
+    return strength(1, 0), strength(0, 1)
+
+
+def test_the_shared_edge_sums_are_each_callers_own(kingdomino_data, photos_loose_data):
+    board = cv2.imread(str(kingdomino_data / "boards" / "1.jpg"))
+    photo = cv2.imread(str(photos_loose_data / "carpet_step3.jpg"))
+    photo = cv2.resize(photo, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    h, w = photo.shape[:2]
+    turned = cv2.warpAffine(photo, cv2.getRotationMatrix2D((w / 2, h / 2), 7.5, 1.0), (w, h),
+                            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # as _fit_group turns its group
+    for image in (board, photo, turned):
+        lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+        shared = lab_edges(lab)
+        for own in (_loose_sums(lab), _settle_sums(lab)):
+            assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(shared, own))
+
+
+def test_settle_fits_its_squares_on_the_shared_sums(kingdomino_data):
+    board = cv2.imread(str(kingdomino_data / "boards" / "12.jpg"))
+    energy, before = edge_energy(board), SideEnergy(*_settle_sums(cv2.cvtColor(board, cv2.COLOR_BGR2Lab)))
+    assert np.array_equal(energy.down, before.down) and np.array_equal(energy.along, before.along)
