@@ -33,7 +33,8 @@ and the seams do not line up across the kingdom. So here:
    not solid (clusters of dots) are dropped, and pieces up to half a square
    apart are one group: a candidate kingdom or a stray. Per group, its turn:
    the peak of its edge directions modulo 90 degrees (tile edges and seams
-   dominate a kingdom's edges, whatever its outline).
+   dominate a kingdom's edges, whatever its outline), the table's thin marks
+   left out (`table_marks`: a mat's printed lines are all one way).
 3. A coarse lattice (the offset, and the pitch from a tile's side to 6%
    longer, whose cells are most clearly all-tile or all-table, weighed by
    their area), then every cell is fitted on its own: the square of any size
