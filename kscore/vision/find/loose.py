@@ -286,7 +286,7 @@ def solid_detail(texture: np.ndarray) -> np.ndarray:
     return tile_mask(fill_holes(outline).astype(np.float32))
 
 
-def without_specks(work: np.ndarray) -> np.ndarray:
+def without_specks(work: np.ndarray, k: int | None = None) -> np.ndarray:
     """The image less its bright then its dark blobs narrower than the tile mask's opening disc.
 
     A table's own texture is made of blobs far under a square's size (a carpet's dots, a stone's
@@ -295,7 +295,7 @@ def without_specks(work: np.ndarray) -> np.ndarray:
     and a tile's print on it, at the border as inside, so the border's detail is the table's own, not
     its dots'.
     """
-    k = max(3, _opening_width(*work.shape[:2]))
+    k = max(3, _opening_width(*work.shape[:2]) if k is None else k)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     return cv2.morphologyEx(cv2.morphologyEx(work, cv2.MORPH_OPEN, disc), cv2.MORPH_CLOSE, disc)
 
@@ -338,9 +338,13 @@ def turn(grey: np.ndarray, mask: np.ndarray) -> float:
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     mag = cv2.magnitude(gx, gy)
-    inside = mask.astype(bool) & ~table_marks(grey)
-    if not inside.any():
-        inside = mask.astype(bool)
+    inside = mask.astype(bool)
+    x, y, w, h = cv2.boundingRect(inside.astype(np.uint8))
+    pad = 2 * _opening_width(*grey.shape[:2])  # the marks are found around the group alone (cheaper), as in the whole
+    box = (slice(max(0, y - pad), y + h + pad), slice(max(0, x - pad), x + w + pad))
+    clean = inside.copy()
+    clean[box] &= ~table_marks(grey[box], _opening_width(*grey.shape[:2]))
+    inside = clean if clean.any() else inside
     strong = inside & (mag > np.percentile(mag[inside], 70))
     angle = np.degrees(np.arctan2(gy[strong], gx[strong])) % 90.0
     hist = np.bincount((angle * 2).astype(int) % 180, weights=mag[strong], minlength=180)
@@ -358,13 +362,14 @@ def turn(grey: np.ndarray, mask: np.ndarray) -> float:
 MARK_CONTRAST = 25
 
 
-def table_marks(grey: np.ndarray) -> np.ndarray:
+def table_marks(grey: np.ndarray, k: int | None = None) -> np.ndarray:
     """Where the grey image has thin marks `without_specks` takes away (lines, dots), grown by a pixel (bool).
 
     A tile's edge is a step between two wide regions and stays; a mark narrower than the tile mask's
     opening disc is gone, and so are the gradients at its two sides (hence the pixel of growth).
+    k: the disc's width (default: the tile mask's for an image of this size; give the whole image's for a part).
     """
-    plain = without_specks(grey)
+    plain = without_specks(grey, k)
     marks = (cv2.absdiff(grey, plain) > MARK_CONTRAST).astype(np.uint8)
     return cv2.dilate(marks, np.ones((3, 3), np.uint8)) > 0
 
