@@ -40,10 +40,10 @@ sys.path.insert(0, str(PROJECT))
 from kscore.app.pipeline import read_loaded_photo  # noqa: E402
 from kscore.errors import NothingRecognisedError  # noqa: E402
 from kscore.game.kingdom import Terrain  # noqa: E402
-from kscore.lab.dataset import LabelledExtent, load_boards  # noqa: E402
+from kscore.lab.dataset import LabelledExtent  # noqa: E402
 from kscore.lab.evaluate_photos import extent_squares_right  # noqa: E402
-from kscore.lab.holdout import PHONE_PER_CLASS, UNSEEN_CASTLES, held_out_kingdoms, holdout_models  # noqa: E402
-from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, SquareBank, make_loose_scene  # noqa: E402
+from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
+from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 
@@ -92,24 +92,7 @@ def main(argv=None) -> int:
     ap.add_argument("--surface", help="read only scenes on these surfaces (comma list, e.g. dotted,stone); "
                     "every scene is still drawn, so a seed's scenes stay the same")
     args = ap.parse_args(argv)
-    boards = load_boards(args.data / "kingdomino")
-    models = None
-    first_castle = 0
-    if args.holdout:
-        held_out = held_out_kingdoms(b.group for b in boards)
-        if args.models is None:
-            t = time.perf_counter()
-            models, held_out = holdout_models(args.data, args.phone_per_class)
-            print(f"trained without {len(held_out)} kingdoms ({time.perf_counter() - t:.0f} s); scenes are built from them")
-            if args.save_models:
-                print(f"saved the fit: {models.save(args.save_models)}")
-        boards = [b for b in boards if b.group in held_out]
-        first_castle = UNSEEN_CASTLES
-    if args.models is not None:
-        from kscore.vision.read.model import load_models
-
-        models = load_models(args.models)
-    bank = SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle", first=first_castle)
+    models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, args.phone_per_class)
     rng = np.random.default_rng(args.seed)
     found = exact = right = squares = strays_scored = false_finds = flagged_wrong = wrong = 0
     by_surface: dict = collections.defaultdict(lambda: [0, 0, 0, 0])  # scenes, found, exact, false finds

@@ -41,10 +41,9 @@ sys.path.insert(0, str(PROJECT))
 from kscore.app.pipeline import frame_size  # noqa: E402
 from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.game.tileset import TILESETS  # noqa: E402
-from kscore.lab.dataset import load_boards  # noqa: E402
 from kscore.lab.evaluate_squares import MarkTally  # noqa: E402
-from kscore.lab.holdout import PHONE_PER_CLASS, UNSEEN_CASTLES, held_out_kingdoms, holdout_models  # noqa: E402
-from kscore.lab.loose_scenes import SquareBank, make_loose_scene  # noqa: E402
+from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
+from kscore.lab.loose_scenes import make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.read.cells import read_cells  # noqa: E402
 from kscore.vision.read.reader import decode_probabilities  # noqa: E402
@@ -80,24 +79,7 @@ def main(argv=None) -> int:
     if not (args.data / "kingdomino").is_dir():
         print(f"no such folder: {args.data / 'kingdomino'}", file=sys.stderr)
         return 2
-    boards = load_boards(args.data / "kingdomino")
-    models = None
-    first_castle = 0
-    if args.holdout:
-        held_out = held_out_kingdoms(b.group for b in boards)
-        if args.models is None:
-            t = time.perf_counter()
-            models, held_out = holdout_models(args.data, args.phone_per_class)
-            print(f"fitted without {len(held_out)} kingdoms in {time.perf_counter() - t:.0f} s")
-            if args.save_models:
-                print(f"saved the fit: {models.save(args.save_models)}")
-        boards = [b for b in boards if b.group in held_out]
-        first_castle = UNSEEN_CASTLES
-    if args.models is not None:
-        from kscore.vision.read.model import load_models
-
-        models = load_models(args.models)
-    bank = SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle", first=first_castle)
+    models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, args.phone_per_class)
     tileset = TILESETS["kingdomino"]
     rng = np.random.default_rng(args.seed)
     total = Tally()

@@ -14,6 +14,7 @@ the fit never saw.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 #: The fit takes the first N phone squares of each label (minutes less than all of them)...
@@ -41,3 +42,31 @@ def holdout_models(data: Path, phone_per_class: int = PHONE_PER_CLASS):
         samples = [s for s in load_board_samples(data / "kingdomino") if s.group not in held_out]
         samples += load_phone_samples(data / "tiles-phone", phone_per_class or None)
         return fit_models(samples, doubt_bars=True), held_out
+
+
+def scene_bank(data: Path, holdout: bool = False, models_file: Path | None = None, save_to: Path | None = None,
+               phone_per_class: int = PHONE_PER_CLASS):
+    """(the models to read with, None for the shipped ones; the SquareBank the scenes are drawn from).
+
+    holdout: the held-out kingdoms' squares and unseen flat castles, read by a fit without them: the one
+    in models_file if given, else fitted now (minutes; kept in save_to if given). Without holdout,
+    models_file alone reads every kingdom's squares with that model.
+    """
+    from kscore.lab.dataset import load_boards
+    from kscore.lab.loose_scenes import SquareBank
+    from kscore.vision.read.model import load_models
+
+    boards = load_boards(data / "kingdomino")
+    models = load_models(models_file) if models_file is not None else None
+    first_castle = 0
+    if holdout:
+        held_out = held_out_kingdoms(b.group for b in boards)
+        if models is None:
+            t = time.perf_counter()
+            models, held_out = holdout_models(data, phone_per_class)
+            print(f"fitted without {len(held_out)} kingdoms ({time.perf_counter() - t:.0f} s); scenes are built from them")
+            if save_to is not None:
+                print(f"saved the fit: {models.save(save_to)}")
+        boards = [b for b in boards if b.group in held_out]
+        first_castle = UNSEEN_CASTLES
+    return models, SquareBank.from_boards(boards, data / "tiles-phone" / "castle", first=first_castle)
