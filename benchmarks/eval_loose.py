@@ -12,6 +12,9 @@ benchmarks/eval_synthetic.py.
     python benchmarks/eval_loose.py --scenes 40 --seed 1
     python benchmarks/eval_loose.py --scenes 100 --seed 5 --holdout --save-models /tmp/holdout   # the issue's measure
     python benchmarks/eval_loose.py --scenes 100 --seed 6 --holdout --models /tmp/holdout/recognition.npz
+    python benchmarks/eval_loose.py --scenes 30 --dominoes 1-3   # kingdoms in progress (a game after rounds 1-3)
+    python benchmarks/eval_loose.py --scenes 30 --size 7 --on stone --dominoes 1-24   # a Mighty Duel game, every round
+    python benchmarks/eval_loose.py --scenes 30 --on rug --glare broad   # the real dark carpet of photos-loose, its glare
 
 --holdout: the recogniser is fitted without every 3rd kingdom of the boards with
 the shipped recipe (kscore.lab.holdout: boards, phone squares, hand-laid copies,
@@ -19,9 +22,6 @@ doubt bars; minutes of CPU), and the scenes are built from those kingdoms only,
 flat castles from phone castles it never saw. This is the issue's target
 measure; without it every square of a scene was in the shipped model's training.
 --save-models DIR keeps the fit, --models FILE reads with a saved one.
-    python benchmarks/eval_loose.py --scenes 30 --dominoes 1-3   # kingdoms in progress (a game after rounds 1-3)
-    python benchmarks/eval_loose.py --scenes 30 --size 7 --on stone --dominoes 1-24   # a Mighty Duel game, every round
-    python benchmarks/eval_loose.py --scenes 30 --on rug --glare broad   # the real dark carpet of photos-loose, its glare
 """
 
 from __future__ import annotations

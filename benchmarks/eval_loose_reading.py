@@ -49,6 +49,7 @@ from kscore.vision.read.cells import read_cells  # noqa: E402
 from kscore.vision.read.reader import decode_probabilities  # noqa: E402
 from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
 
+
 class Tally:
     """Counts for one slice of the scenes."""
 

@@ -28,20 +28,18 @@ def held_out_kingdoms(groups) -> set[str]:
     return set(sorted(set(groups))[::3])
 
 
-def holdout_models(data: Path, phone_per_class: int = PHONE_PER_CLASS):
-    """(Models fitted without the held-out kingdoms, those kingdoms' names), as `kscore train --doubt-bars` fits.
+def holdout_models(data: Path, held_out: set[str], phone_per_class: int = PHONE_PER_CLASS):
+    """Models fitted without the `held_out` kingdoms, as `kscore train --doubt-bars` fits.
 
     phone_per_class: the first N phone squares of each label (0: all of them, castles the scenes use included).
     Minutes of CPU: save the fit (Models.save) and reuse it across seeds.
     """
-    from kscore.lab.dataset import load_boards
     from kscore.lab.train import fit_models, load_board_samples, load_phone_samples, single_threaded
 
-    held_out = held_out_kingdoms(b.group for b in load_boards(data / "kingdomino"))
     with single_threaded():
         samples = [s for s in load_board_samples(data / "kingdomino") if s.group not in held_out]
         samples += load_phone_samples(data / "tiles-phone", phone_per_class or None)
-        return fit_models(samples, doubt_bars=True), held_out
+        return fit_models(samples, doubt_bars=True)
 
 
 def scene_bank(data: Path, holdout: bool = False, models_file: Path | None = None, save_to: Path | None = None,
@@ -63,7 +61,7 @@ def scene_bank(data: Path, holdout: bool = False, models_file: Path | None = Non
         held_out = held_out_kingdoms(b.group for b in boards)
         if models is None:
             t = time.perf_counter()
-            models, held_out = holdout_models(data, phone_per_class)
+            models = holdout_models(data, held_out, phone_per_class)
             print(f"fitted without {len(held_out)} kingdoms ({time.perf_counter() - t:.0f} s); scenes are built from them")
             if save_to is not None:
                 print(f"saved the fit: {models.save(save_to)}")
