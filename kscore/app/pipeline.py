@@ -149,8 +149,9 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     if not read and unlike_grids:
         # Every grid was laid across tiles of another size or over strays: the photo is read as if no grid showed.
         return _tile_by_tile(photo, rules, models, start, partial, found.seen, loose)
+    read, twice = one_kingdom_per_place(read)
     read, notes = not_kingdoms(read)
-    notes = unlike_grids + notes
+    notes = unlike_grids + twice + notes
     if len(read) < len(complete):  # named again: "photo", not "photo-1" alone
         read = [replace(k, kingdom=replace(k.kingdom, name=n)) for k, n in zip(read, kingdom_names(path.stem, len(read)))]
     return PhotoGame(
@@ -223,8 +224,11 @@ def grid_or_tiles(board, reading, kingdoms, strays, grows: bool = False) -> int 
         spans = rows * cols >= COVER_SHARE * size**2
         covers = spans or (frame is None and off_grid)
         # The box's rule: a kingdom wider than 5 squares either way is a 7x7 game's; one with its one castle
-        # lying over the grid is the kingdom the grid framed in part, however the doubts compare.
-        larger = grows and max(rows, cols) > 5 and len(reading_l.kingdom.castles()) == 1
+        # lying over the grid is the kingdom the grid framed in part, however the doubts compare. So is one
+        # reading no castle over a grid that reads none either (or several): the grid's claim is no stronger,
+        # and the tiles past it are the larger kingdom's (a 5x5 grid inside a 7x7 kingdom whose castle is misread).
+        castled = len(reading_l.kingdom.castles()) == 1 or frame is None
+        larger = grows and max(rows, cols) > 5 and castled
         # A kingdom spanning the grid's frame whose tiles lie astride its squares: the grid read each square
         # across two tiles' halves, so its castle count says nothing; the tiles' own squares are read.
         if unlike or (covers and (larger or (spans and astride)
@@ -291,6 +295,51 @@ def _table_edge(kingdom: Kingdom) -> bool:
 
 def tile_squares(kingdom: Kingdom) -> int:
     return sum(square.terrain is not Terrain.EMPTY for _, square in kingdom.squares())
+
+
+#: Share of the smaller of two finds' tiles lying inside the other's for the two to be one kingdom read twice.
+SAME_PLACE = 0.5
+
+
+def one_kingdom_per_place(read: list[PhotoKingdom]) -> tuple[list[PhotoKingdom], list[str]]:
+    """The finds with each kingdom once, in their order: (kept, what was left out).
+
+    A tile lies in one kingdom, so two finds whose tiles overlap (half the smaller's inside the other's)
+    are one kingdom read twice: a grid kept, and the kingdom found tile by tile standing in for a second,
+    doubtful grid laid over part of it (a 5x5 grid at half the tiles' size inside the kingdom's own grid).
+    The likelier reading is kept (one castle, then the smaller share of its squares marked `?`).
+    """
+    kept: list[PhotoKingdom] = []
+    notes = []
+    for found in sorted(read, key=_likelier, reverse=True):
+        if any(_overlap(tiles_outline(found), tiles_outline(k)) >= SAME_PLACE for k in kept):
+            notes.append(f"{tile_squares(found.kingdom)} tile square(s) read again over a kingdom already read: "
+                         "not scored twice")
+            continue
+        kept.append(found)
+    return [k for k in read if any(k is x for x in kept)], notes
+
+
+def _likelier(found: PhotoKingdom) -> tuple:
+    """How likely a find is a kingdom read right: exactly one castle first, then fewest squares marked `?` per tile."""
+    kingdom = found.kingdom
+    return (len(kingdom.castles()) == 1, -len(kingdom.uncertain()) / max(1, tile_squares(kingdom)))
+
+
+def tiles_outline(found: PhotoKingdom):
+    """Where a find's tiles lie in the photo (TL, TR, BR, BL): its grid, or the extent of a kingdom found tile by
+    tile (in the top left of its frame; the rest of the frame is table, where another kingdom may lie)."""
+    import cv2
+    import numpy as np
+
+    corners = np.float32(found.corners)
+    if found.extent is None:
+        return corners
+    size, (rows, cols) = found.kingdom.size, found.extent
+    frame = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    hom = cv2.getPerspectiveTransform(frame, corners)
+    extent = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]]).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(extent, hom).reshape(4, 2)
 
 
 def not_kingdoms(read: list[PhotoKingdom]) -> tuple[list[PhotoKingdom], list[str]]:
@@ -443,8 +492,8 @@ def read_loose_photo(photo, rules: GameRules, models=None, start: float | None =
     """
     start = time.perf_counter() if start is None else start
     kingdoms, strays, partial = readings or loose_readings(photo, _tileset(rules), models, with_partial=True)
-    notes = [f"{g.squares} tile square(s) apart from the kingdom, with no castle: a stray domino (draft line, "
-             "discards?), not scored" for _, g, _ in strays]
+    notes = [f"{g.squares} tile square(s) apart from the kingdom, with no castle on its tiles: a stray domino "
+             "(draft line, discards?), not scored" for _, g, _ in strays]
     if not kingdoms:
         return None
     kingdoms.sort(key=lambda k: (round(k[0][:, 1].mean() / (photo.size[1] / 4)), k[0][:, 0].mean()))
@@ -490,6 +539,7 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False):
         cells = {p: q / photo.scale for p, q in group.cells.items()}
         reading = read_cells(photo.image, cells, group.tile, size, tileset, "", models)
         (kingdoms if reading.kingdom.castles() else strays).append((_frame_corners(group), group, reading))
+    kingdoms, strays = castles_on_tiles(kingdoms, strays)
     if not kingdoms and strays:
         # No group read a castle. A flat castle coloured like the table is missed by the tile mask
         # (a castle and one domino found as the domino): the largest group with a castle beside it
@@ -516,6 +566,29 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False):
     partial = tuple(PartialKingdom(rounded_corners(g.corners), g.missing)
                     for g in groups if g.partial)
     return kingdoms, strays, partial
+
+
+def castles_on_tiles(kingdoms: list, strays: list) -> tuple[list, list]:
+    """Groups read with a castle, less those whose castle is table read as one: (kingdoms, strays).
+
+    A castle is a tile, and the box holds one per kingdom. A group whose castle is read on a square the
+    tile mask did not keep (left to the reader: grey stone or a dotted carpet beside stray dominoes) is
+    stray dominoes when a larger group's castle lies on a square the mask kept. Alone, or beside no such
+    group, it stays a kingdom: a flat castle coloured like the table is missed by the mask too.
+    """
+    sure = [tile_squares(r.kingdom) for _, g, r in kingdoms if _castle_on_tile(g, r)]
+    if not sure:
+        return kingdoms, strays
+    table_castle = [k for k in kingdoms if not _castle_on_tile(k[1], k[2]) and tile_squares(k[2].kingdom) < max(sure)]
+    return [k for k in kingdoms if not any(k is t for t in table_castle)], strays + table_castle
+
+
+def _castle_on_tile(group, reading) -> bool:
+    """Whether every castle the group reads lies on a square the tile mask kept as tile."""
+    from kscore.vision.find.loose import TILE_SHARE
+
+    castles = reading.kingdom.castles()
+    return bool(castles) and all(group.tile.get(p, 0.0) >= TILE_SHARE for p in castles)
 
 
 #: Share of tile given to a square beside a group the reader is asked about (between loose.TABLE_SHARE
