@@ -217,6 +217,10 @@ def grid_or_tiles(board, reading, kingdoms, strays, grows: bool = False) -> int 
         # Tiles of the grid's size or larger (a tight crop's groups come out at a third of its squares)
         # that do not lie on its squares: the grid is laid astride their seams, not on their lattice.
         astride = off_grid and group.pitch >= SAME_SQUARE * side
+        # Such tiles of another size than its squares: the grid is laid at another scale over them (5 squares
+        # across a 3x3 kingdom, 7 across a whole mat around a 5x5 one). Every tile in the box is one size,
+        # so it frames none of them, however much of it they cover: the tiles' own squares are read.
+        rescaled = astride and abs(group.pitch / side - 1) > ON_GRID_SIZE
         # A kingdom, not a fragment the colours kept of the grid's; or, when the grid frames no
         # kingdom (not one castle), tiles its squares do not lie on (a grid laid over part of a
         # small kingdom in progress, squares astride its seams). A grid with its castle keeps
@@ -231,7 +235,7 @@ def grid_or_tiles(board, reading, kingdoms, strays, grows: bool = False) -> int 
         larger = grows and max(rows, cols) > 5 and castled
         # A kingdom spanning the grid's frame whose tiles lie astride its squares: the grid read each square
         # across two tiles' halves, so its castle count says nothing; the tiles' own squares are read.
-        if unlike or (covers and (larger or (spans and astride)
+        if unlike or rescaled or (covers and (larger or (spans and astride)
                                   or _plausibility(reading_l, per_tile=True) > _plausibility(reading, per_tile=True))):
             return i
     if unlike:  # over strays alone (no kingdom found tile by tile there): nothing to score
