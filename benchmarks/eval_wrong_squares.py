@@ -18,6 +18,7 @@ eval_crops_empty draw them, so a seed names the same scenes there.
     python benchmarks/eval_wrong_squares.py --crops          # eval_crops_empty's crops, seed 1
     python benchmarks/eval_wrong_squares.py --photos ../shared/data/photos-loose
     python benchmarks/eval_wrong_squares.py --scenes 100 --seed 13 --crowns   # where each miscounted crown lies
+    python benchmarks/eval_wrong_squares.py --scenes 100 --seed 13 --holdout --models /tmp/holdout/recognition.npz
 
 --crowns (eval_loose's scenes only: they know where each square's print truly lies) prints, for every
 square whose crowns are miscounted, the path that read it (grid or cells), how far the quad read lies
@@ -48,6 +49,7 @@ from kscore.app.pipeline import read_loaded_photo  # noqa: E402
 from kscore.errors import NothingRecognisedError  # noqa: E402
 from kscore.game.kingdom import Square, Terrain  # noqa: E402
 from kscore.lab.dataset import load_boards  # noqa: E402
+from kscore.lab.holdout import scene_bank  # noqa: E402
 from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, SquareBank, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.find.loose import TABLE_SHARE, TILE_SHARE  # noqa: E402
@@ -357,8 +359,8 @@ class Table:
 
 
 def loose_kingdoms(args, boards):
-    """(truth rows, truth score, photo) for eval_loose's scenes of this seed."""
-    bank = SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle")
+    """(truth rows, truth score, photo) for eval_loose's scenes of this seed (--holdout: its held-out scenes)."""
+    bank = args.bank or SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle")
     rng = np.random.default_rng(args.seed)
     for s in range(args.scenes):
         scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare)
@@ -400,6 +402,9 @@ def main(argv=None) -> int:
     ap.add_argument("--on", choices=SURFACES + MORE_SURFACES, metavar="SURFACE")
     ap.add_argument("--glare", choices=GLARES)
     ap.add_argument("--list", action="store_true", help="one line per wrong square")
+    ap.add_argument("--holdout", action="store_true", help="eval_loose --holdout's scenes, read by a fit without "
+                    "their kingdoms (--models: a saved one; else fitted now, minutes)")
+    ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
     ap.add_argument("--crowns", action="store_true", help="where each miscounted crown lies against the quad read "
                     "(eval_loose's scenes only)")
     args = ap.parse_args(argv)
@@ -410,6 +415,11 @@ def main(argv=None) -> int:
         ap.error(f"--photos {args.photos}: its photos are labelled by corners, not by their extent (`rows`, `score`, "
                  "as ../shared/data/photos-loose); `kscore eval` reads both")
     boards = load_boards(args.data / "kingdomino")
+    models, args.bank = None, None
+    if args.holdout or args.models:
+        if args.photos or args.crops:
+            ap.error("--holdout and --models read eval_loose's scenes only")
+        models, args.bank = scene_bank(args.data, args.holdout, args.models)
     shares = TileShares()
     table = Table()
     table.probs = args.list
@@ -418,7 +428,7 @@ def main(argv=None) -> int:
     source = photo_kingdoms if args.photos else crop_kingdoms if args.crops else loose_kingdoms
     for name, rows, points, photo, scene in source(args, boards):
         try:
-            read = [k.kingdom for k in read_loaded_photo(photo).found]
+            read = [k.kingdom for k in read_loaded_photo(photo, models=models).found]
         except NothingRecognisedError:
             read = []
         squares = sum(len(row) for row in rows)
