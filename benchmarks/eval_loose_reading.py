@@ -45,7 +45,7 @@ from kscore.lab.evaluate_squares import MarkTally  # noqa: E402
 from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
 from kscore.lab.loose_scenes import make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
-from kscore.vision.read.cells import read_cells  # noqa: E402
+from kscore.vision.read.cells import CELL_DECODING, read_cells  # noqa: E402
 from kscore.vision.read.reader import decode_probabilities  # noqa: E402
 from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
 
@@ -97,7 +97,7 @@ def main(argv=None) -> int:
         reading = read_cells(scene.image, scene.quads, {p: 1.0 for p in scene.quads}, size, tileset, models=models)
         times.append(time.perf_counter() - start)
         got = reading.kingdom
-        by_decoder = decode_probabilities(reading.terrain_probs, reading.crown_probs, tileset)[0]
+        by_decoder = decode_probabilities(reading.terrain_probs, reading.crown_probs, tileset, settings=CELL_DECODING)[0]
         one = Tally()
         one.scenes = 1
         for r, row in enumerate(scene.rows):

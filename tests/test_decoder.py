@@ -10,7 +10,8 @@ import pytest
 from kscore.lab.dataset import load_boards
 from kscore.game.kingdom import BASE_LETTERS, Kingdom, Square, Terrain, square_name
 from kscore.vision.read.classes import TERRAIN_CLASSES
-from kscore.vision.read.decoder import DEFAULT_SETTINGS, _raw_logp, decode
+from kscore.vision.read.cells import CELL_DECODING
+from kscore.vision.read.decoder import _raw_logp, decode
 from kscore.game.tileset import KINGDOMINO, TILESETS, split_into_dominoes
 from kscore.game.scoring import score_kingdom
 from conftest import TEST_DATA
@@ -101,8 +102,7 @@ def test_one_square_crown_error_with_close_second_is_corrected(text):
     assert d.legal and types(d.kingdom) == types(truth)
     assert len(d.changes) == 1 and d.changes[0].startswith(square_name((r, c)) + ":")
     assert "split" in d.changes[0]
-    # Its cost in the decoder's nats: the counter's log-odds divided by its temperature (DecoderSettings).
-    assert d.cost == pytest.approx(math.log(0.55 / 0.43) / DEFAULT_SETTINGS.crown_temperature)
+    assert d.cost == pytest.approx(math.log(0.55 / 0.43))
     # The reading it replaced was impossible, so the decoder is sure of the fix.
     assert not d.kingdom[(r, c)].uncertain
 
@@ -280,11 +280,11 @@ HELD_OUT = TEST_DATA / "decoder" / "heldout_seed41.npz"
 def test_a_crown_the_counter_misread_on_a_kingdom_it_never_saw_is_repaired_by_the_box(scene):
     """Scene 7: a mine's two crowns read as none (0.94); scene 16: a forest read with a crown (0.95) its print
     lacks. Untempered, the repair the box demands cost more than the margin: scene 16 was kept illegal, scene 7
-    decoded to another legal kingdom; both scored wrong."""
+    decoded to another legal kingdom; both scored wrong. Decoded as read_cells decodes (CELL_DECODING)."""
     with np.load(HELD_OUT) as data:
         terrain, crowns = data[f"scene{scene}_terrain"], data[f"scene{scene}_crowns"]
         rows, score = [str(r).split() for r in data[f"scene{scene}_rows"]], int(data[f"scene{scene}_score"])
-    d = decode(terrain, crowns, KINGDOMINO)
+    d = decode(terrain, crowns, KINGDOMINO, settings=CELL_DECODING)
     assert d.legal
     read = [[d.kingdom[(r, c)] for c in range(len(row))] for r, row in enumerate(rows)]
     letter = {t: k for k, t in BASE_LETTERS.items()}

@@ -79,17 +79,8 @@ class DecoderSettings:
       labelled kingdom (5x5 and 7x7) splits within 50, so 2,000 only cuts off
       hopeless grids. flag_split_budget: the same for naming unpaired squares.
     crown_temperature: with a tile set, the crown counter's log-probabilities
-      are divided by this before they are weighed against the box. The counter
-      is calibrated on the boards it learnt from (out of fold, its log loss is
-      least untempered), but on kingdoms it never saw its misses are confident
-      ones (a crown of a blurred pair, or by a cut's edge, lost at 0.95-0.99),
-      so a repair the box demands was dearer than the margin and the reading
-      was kept illegal, or a cheaper legal one found elsewhere. Held-out
-      kingdoms at their true quads (eval_loose_reading --holdout, dev seeds 13,
-      2 and 41, 300 scenes; three recognisers: main's held-out fit and two
-      tried): exact +2 with each recogniser at 1.5 and at 2.0, none lost; 3.0
-      lost again. The count the square shows and the doubt bars are unchanged
-      (mark_doubts is given the counter's own probabilities).
+      are divided by this before they are weighed against the box (1: as
+      they are; a kingdom read tile by tile takes cells.CELL_CROWN_TEMPERATURE).
     posterior_pops / posterior_work: caps on the search for rivals after it;
       when they cut it short, what was not explored counts against confidence.
     Work is counted, not timed, so the same probabilities decode the same on
@@ -103,7 +94,7 @@ class DecoderSettings:
 
     margin: float = math.log(1000.0)
     window: float = math.log(100.0)
-    crown_temperature: float = 1.5
+    crown_temperature: float = 1.0
     uncertain_below: float = 0.9
     flag_change_above: float = math.log(10.0)
     max_alternatives: int = 64

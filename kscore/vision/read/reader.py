@@ -18,7 +18,7 @@ from kscore.game.tileset import KINGDOMINO, TileSet
 from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import crown_probability, find_candidates
-from kscore.vision.read.decoder import decode
+from kscore.vision.read.decoder import DEFAULT_SETTINGS, DecoderSettings, decode
 from kscore.vision.read.doubt import Doubt, mark_doubts
 from kscore.vision.read.features import prepare, terrain_features
 from kscore.vision.read.model import Models, load_models
@@ -57,15 +57,16 @@ def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tu
 
 
 def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, tileset: TileSet | None, name: str = "",
-                         doubt: Doubt | None = None, seen_terrain: np.ndarray | None = None
-                         ) -> tuple[Kingdom, list[str], frozenset[Position]]:
+                         doubt: Doubt | None = None, seen_terrain: np.ndarray | None = None,
+                         settings: DecoderSettings = DEFAULT_SETTINGS) -> tuple[Kingdom, list[str], frozenset[Position]]:
     """The tile-set decoder's reading (tile set None: its plain per-square reading).
 
     `?` where the decoder doubts, and where a classifier's top probability is under its bar in `doubt`;
     the third item is the squares marked by the bars alone. seen_terrain: the terrain probabilities
     the bar is held against when the decoder is given others (default terrain_probs; see cells.read_cells).
+    The bars are held against the classifiers' own probabilities, whatever `settings` temper for the decoder.
     """
-    decoding = decode(terrain_probs, crown_probs, tileset, name)
+    decoding = decode(terrain_probs, crown_probs, tileset, name, settings=settings)
     seen = terrain_probs if seen_terrain is None else seen_terrain
     kingdom = mark_doubts(decoding.kingdom, seen, crown_probs, doubt)
     by_bars = frozenset(kingdom.uncertain()) - frozenset(decoding.kingdom.uncertain())
