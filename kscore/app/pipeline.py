@@ -333,17 +333,12 @@ def _likelier(found: PhotoKingdom) -> tuple:
 def tiles_outline(found: PhotoKingdom):
     """Where a find's tiles lie in the photo (TL, TR, BR, BL): its grid, or the extent of a kingdom found tile by
     tile (in the top left of its frame; the rest of the frame is table, where another kingdom may lie)."""
-    import cv2
     import numpy as np
 
-    corners = np.float32(found.corners)
     if found.extent is None:
-        return corners
+        return np.float32(found.corners)
     size, (rows, cols) = found.kingdom.size, found.extent
-    frame = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
-    hom = cv2.getPerspectiveTransform(frame, corners)
-    extent = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]]).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(extent, hom).reshape(4, 2)
+    return _block_corners(found.corners, (cols, rows), (size, size))
 
 
 def not_kingdoms(read: list[PhotoKingdom]) -> tuple[list[PhotoKingdom], list[str]]:
@@ -513,15 +508,23 @@ def read_loose_photo(photo, rules: GameRules, models=None, start: float | None =
 
 def _frame_corners(group):
     """The corners of the 5x5 or 7x7 frame a group found tile by tile lies in (its extent in the top left)."""
+    size = frame_size(group.extent)
+    rows, cols = group.extent
+    return _block_corners(group.corners, (size, size), (cols, rows)).astype(float)
+
+
+def _block_corners(corners, wanted: tuple[int, int], known: tuple[int, int]):
+    """The photo corners (TL, TR, BR, BL, float32) of a block of `wanted` (columns, rows) squares sharing
+    its top left with the `known` block whose photo corners are `corners`: a kingdom's frame from its
+    extent, or its extent from its frame."""
     import cv2
     import numpy as np
 
-    size = frame_size(group.extent)
-    rows, cols = group.extent
-    extent_quad = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
-    hom = cv2.getPerspectiveTransform(extent_quad, np.float32(group.corners))
-    frame = np.float32([[0, 0], [size, 0], [size, size], [0, size]]).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(frame, hom).reshape(4, 2).astype(float)
+    def block(cols: int, rows: int):
+        return np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
+
+    hom = cv2.getPerspectiveTransform(block(*known), np.float32(corners))
+    return cv2.perspectiveTransform(block(*wanted).reshape(-1, 1, 2), hom).reshape(4, 2)
 
 
 def loose_readings(photo, tileset, models=None, with_partial: bool = False):

@@ -340,10 +340,11 @@ def turn(grey: np.ndarray, mask: np.ndarray) -> float:
     mag = cv2.magnitude(gx, gy)
     inside = mask.astype(bool)
     x, y, w, h = cv2.boundingRect(inside.astype(np.uint8))
-    pad = 2 * _opening_width(*grey.shape[:2])  # the marks are found around the group alone (cheaper), as in the whole
+    disc = _opening_width(*grey.shape[:2])
+    pad = 2 * disc  # the marks are found around the group alone (cheaper), as in the whole
     box = (slice(max(0, y - pad), y + h + pad), slice(max(0, x - pad), x + w + pad))
     clean = inside.copy()
-    clean[box] &= ~table_marks(grey[box], _opening_width(*grey.shape[:2]))
+    clean[box] &= ~table_marks(grey[box], disc)
     inside = clean if clean.any() else inside
     strong = inside & (mag > np.percentile(mag[inside], 70))
     angle = np.degrees(np.arctan2(gy[strong], gx[strong])) % 90.0
