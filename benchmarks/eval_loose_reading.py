@@ -75,6 +75,8 @@ def main(argv=None) -> int:
     ap.add_argument("--phone-per-class", type=int, default=PHONE_PER_CLASS, help="--holdout: phone squares per label (0: all)")
     ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
     ap.add_argument("--save-models", type=Path, help="--holdout: keep the fit in this folder")
+    ap.add_argument("--overlapping", action="store_true", help="the scenes as drawn before 2026-12-02, later "
+                    "tiles over earlier ones (figures measured before then were on these)")
     ap.add_argument("--list", action="store_true", help="one line per scene not exact")
     args = ap.parse_args(argv)
     if not (args.data / "kingdomino").is_dir():
@@ -91,7 +93,7 @@ def main(argv=None) -> int:
     decoder_flagged = 0
     times = []
     for s in range(args.scenes):
-        scene = make_loose_scene(bank, rng)
+        scene = make_loose_scene(bank, rng, overlapping=args.overlapping)
         size = frame_size((len(scene.rows), len(scene.rows[0])))
         start = time.perf_counter()
         reading = read_cells(scene.image, scene.quads, {p: 1.0 for p in scene.quads}, size, tileset, models=models)

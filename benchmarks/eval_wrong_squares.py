@@ -363,7 +363,8 @@ def loose_kingdoms(args, boards):
     bank = args.bank or SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle")
     rng = np.random.default_rng(args.seed)
     for s in range(args.scenes):
-        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare)
+        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare,
+                                 overlapping=args.overlapping)
         yield f"scene {s} ({scene.surface})", scene.rows, scene.score, Photo(
             Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0])), scene
 
@@ -401,6 +402,8 @@ def main(argv=None) -> int:
     ap.add_argument("--size", type=int, choices=(5, 7))
     ap.add_argument("--on", choices=SURFACES + MORE_SURFACES, metavar="SURFACE")
     ap.add_argument("--glare", choices=GLARES)
+    ap.add_argument("--overlapping", action="store_true", help="the scenes as drawn before 2026-12-02, later "
+                    "tiles over earlier ones (figures measured before then were on these)")
     ap.add_argument("--list", action="store_true", help="one line per wrong square")
     ap.add_argument("--holdout", action="store_true", help="eval_loose --holdout's scenes, read by a fit without "
                     "their kingdoms (--models: a saved one; else fitted now, minutes)")

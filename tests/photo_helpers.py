@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from conftest import PROJECT, TEST_DATA
+from kscore.game.kingdom import Terrain
 from kscore.lab.dataset import kingdom_from_labels
 from kscore.lab.synth import BoardSource
 
@@ -61,17 +62,31 @@ def rug_scene(kingdomino_data, tiles_phone_data, scene: int):
     return loose_scene(kingdomino_data, tiles_phone_data, SEED61_RUG[scene], surface="rug", glare="broad")
 
 
+def pinned_scene(bank, rng, **options):
+    """kscore.lab.loose_scenes.make_loose_scene as it drew before tiles stopped overlapping (2026-12-02).
+
+    Every scene a test names (by seed or saved generator state) was chosen, and its figures asserted, on
+    those scenes; drawn through here, it stays the same scene. Tests of the new, clear layout call
+    make_loose_scene itself. A scene a test cites as `benchmarks/eval_loose.py --seed N` (or eval_loose_reading,
+    eval_wrong_squares) is that command's scene with `--overlapping`.
+    """
+    from kscore.lab.loose_scenes import make_loose_scene
+
+    return make_loose_scene(bank, rng, overlapping=True, **options)
+
+
 def loose_scene(kingdomino_data, tiles_phone_data, state: dict, **options):
-    """The synthetic loose scene (kscore.lab.loose_scenes) drawn from a generator state saved in a test."""
+    """The synthetic loose scene (kscore.lab.loose_scenes) drawn from a generator state saved in a test
+    (as it was drawn then: pinned_scene)."""
     from pathlib import Path
 
     from kscore.lab.dataset import load_boards
-    from kscore.lab.loose_scenes import SquareBank, make_loose_scene
+    from kscore.lab.loose_scenes import SquareBank
 
     bank = SquareBank.from_boards(load_boards(kingdomino_data), Path(tiles_phone_data) / "castle")
     rng = np.random.default_rng()
     rng.bit_generator.state = state
-    return make_loose_scene(bank, rng, **options)
+    return pinned_scene(bank, rng, **options)
 
 
 def kept_on_square(mask: np.ndarray, quad: np.ndarray, factor: float) -> float:
@@ -82,3 +97,25 @@ def kept_on_square(mask: np.ndarray, quad: np.ndarray, factor: float) -> float:
     region = np.zeros_like(mask)
     cv2.fillConvexPoly(region, np.round(inner).astype(np.int32), 1)
     return float(mask[region > 0].mean())
+
+
+#: One flat hue per terrain, far apart, so a square cut from a scene tells which terrain it was drawn from.
+HUES = {Terrain.WHEAT: 25, Terrain.GRASSLAND: 55, Terrain.FOREST: 85, Terrain.LAKE: 115,
+        Terrain.SWAMP: 145, Terrain.MINE: 175, Terrain.CASTLE: None}
+
+
+def flat_square(terrain: Terrain) -> np.ndarray:
+    """A 100 px square of the terrain's flat hue; the castle white."""
+    hue = HUES[terrain]
+    if hue is None:  # the castle: white
+        return np.full((100, 100, 3), 230, np.uint8)
+    return cv2.cvtColor(np.full((100, 100, 3), (hue, 230, 200), np.uint8), cv2.COLOR_HSV2BGR)
+
+
+def flat_bank():
+    """A bank of one flat colour per terrain (HUES): scenes drawn from it tell each square's terrain by hue."""
+    from kscore.game.tileset import KINGDOMINO
+    from kscore.lab.loose_scenes import SquareBank
+
+    keys = {(t, c) for _, a, b in KINGDOMINO.dominoes for t, c in (a[:2], b[:2])} | {(Terrain.CASTLE, 0)}
+    return SquareBank({key: [flat_square(key[0])] for key in keys}, [])

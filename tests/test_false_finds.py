@@ -15,8 +15,9 @@ import pytest
 from kscore.app.pipeline import PhotoKingdom, not_kingdoms, read_loaded_photo
 from kscore.game.kingdom import Kingdom
 from kscore.game.textformat import parse_square
-from kscore.lab.loose_scenes import SquareBank, make_loose_scene
+from kscore.lab.loose_scenes import SquareBank
 from kscore.vision.load import Photo
+from photo_helpers import pinned_scene
 
 FULL = ["W0 W0 F0 F1 G0", "L0 L1 F0 G0 G0", "S0 M2 C  W0 W0", "G0 G0 F0 F0 L0", "W1 W0 L0 L0 S0"]
 STRAYS = ["F0 C  .  .  .", ".  .  .  .  .", ".  .  .  .  .", ".  .  .  .  .", ".  .  .  .  ."]
@@ -70,7 +71,7 @@ def bank(kingdomino_data, tiles_phone_data) -> SquareBank:
 def test_the_grid_over_the_strays_is_not_scored_beside_the_kingdom(bank):
     # Seed 5 scene 0 of eval_loose: a 7x7 kingdom on stone and three strays; a small 5x5 grid
     # laid across two strays read five castles and was scored as a second kingdom.
-    scene = make_loose_scene(bank, np.random.default_rng(5))
+    scene = pinned_scene(bank, np.random.default_rng(5))
     photo = Photo(Path("scene.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
     game = read_loaded_photo(photo)
     assert [k.kingdom.size for k in game.found] == [7]
@@ -84,7 +85,7 @@ def test_the_web_page_says_what_was_left_out(bank, tmp_path):
     from kscore.app.web.reading import read_upload
     from kscore.game.rules import GameRules
 
-    scene = make_loose_scene(bank, np.random.default_rng(5))  # the scene above, as a file
+    scene = pinned_scene(bank, np.random.default_rng(5))  # the scene above, as a file
     photo = tmp_path / "table.png"
     cv2.imwrite(str(photo), scene.image)
     views = tmp_path / "views"

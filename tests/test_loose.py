@@ -93,14 +93,15 @@ def test_a_stray_domino_beside_the_kingdom_is_said_and_not_scored():
 
     from kscore.app.pipeline import read_loaded_photo
     from kscore.lab.dataset import load_boards
-    from kscore.lab.loose_scenes import SquareBank, make_loose_scene
+    from kscore.lab.loose_scenes import SquareBank
     from kscore.vision.load import Photo
     from conftest import SHARED_DATA
+    from photo_helpers import pinned_scene
 
     if not (SHARED_DATA / "kingdomino").is_dir():
         pytest.skip(f"shared data set not present here: {SHARED_DATA / 'kingdomino'}")
     bank = SquareBank.from_boards(load_boards(SHARED_DATA / "kingdomino"), SHARED_DATA / "tiles-phone" / "castle")
-    scene = make_loose_scene(bank, np.random.default_rng(8), surface="wood", size=5, strays=2)  # a 5x2 kingdom
+    scene = pinned_scene(bank, np.random.default_rng(8), surface="wood", size=5, strays=2)  # a 5x2 kingdom
     game = read_loaded_photo(Photo(Path("strays.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0])))
     assert len(game.found) == 1  # the kingdom, not the draft line
     rows, cols = len(scene.rows), len(scene.rows[0])
@@ -122,18 +123,19 @@ def test_a_grid_framing_part_of_a_loose_kingdom_gives_way_to_the_kingdom_found_t
 
     from kscore.app.pipeline import read_loaded_photo
     from kscore.lab.dataset import load_boards
-    from kscore.lab.loose_scenes import SquareBank, make_loose_scene
+    from kscore.lab.loose_scenes import SquareBank
     from kscore.lab.measures import kingdom_points
     from kscore.vision.find.localise import localise
     from kscore.vision.load import Photo
     from conftest import SHARED_DATA
+    from photo_helpers import pinned_scene
 
     if not (SHARED_DATA / "kingdomino").is_dir():
         pytest.skip(f"shared data set not present here: {SHARED_DATA / 'kingdomino'}")
     bank = SquareBank.from_boards(load_boards(SHARED_DATA / "kingdomino"), SHARED_DATA / "tiles-phone" / "castle")
     rng = np.random.default_rng(2)
     for _ in range(13):  # scene 12 of `benchmarks/eval_loose.py --seed 2`: a 5x5 kingdom on stone
-        scene = make_loose_scene(bank, rng)
+        scene = pinned_scene(bank, rng)
     photo = Photo(Path("stone.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
     (grid,) = [b for b in localise(photo).boards if not b.partial]
     (found,) = read_loaded_photo(photo).found

@@ -13,10 +13,10 @@ import pytest
 
 from kscore.app.pipeline import read_loaded_photo, squares_on_grid
 from kscore.game.kingdom import Terrain
-from kscore.lab.loose_scenes import SquareBank, make_loose_scene
+from kscore.lab.loose_scenes import SquareBank
 from kscore.vision.find.loose import TILE_SHARE, LooseKingdom, find_loose
 from kscore.vision.load import Photo
-from photo_helpers import generator_state
+from photo_helpers import generator_state, pinned_scene
 
 
 @pytest.fixture(scope="module")
@@ -41,29 +41,30 @@ SEED21_DUEL_ON_STONE_20 = generator_state(
 def _scene_from(bank, state: dict, **options):
     rng = np.random.default_rng()
     rng.bit_generator.state = state
-    return make_loose_scene(bank, rng, **options)
+    return pinned_scene(bank, rng, **options)
 
 
 def _scene(bank, seed: int, index: int, **options):
-    """Scene `index` of a run of make_loose_scene from `seed` (what benchmarks/eval_loose.py draws)."""
+    """Scene `index` of a run of make_loose_scene from `seed` (what benchmarks/eval_loose.py drew before tiles
+    stopped overlapping: pinned_scene)."""
     rng = np.random.default_rng(seed)
     for _ in range(index + 1):
-        scene = make_loose_scene(bank, rng, **options)
+        scene = pinned_scene(bank, rng, **options)
     return scene
 
 
 def test_kingdoms_in_progress_have_the_dominoes_asked_for(bank):
     rng = np.random.default_rng(5)
     for _ in range(4):
-        scene = make_loose_scene(bank, rng, dominoes=(1, 1))  # after the first round: castle and one domino
+        scene = pinned_scene(bank, rng, dominoes=(1, 1))  # after the first round: castle and one domino
         tiles = [sq for row in scene.rows for sq in row if sq.terrain is not Terrain.EMPTY]
         assert len(tiles) == 3 and sum(sq.terrain is Terrain.CASTLE for sq in tiles) == 1
         assert sorted((len(scene.rows), len(scene.rows[0]))) in ([1, 3], [2, 2])
 
 
 def test_the_default_draw_is_unchanged_by_the_in_progress_option(bank):
-    a = make_loose_scene(bank, np.random.default_rng(3))
-    b = make_loose_scene(bank, np.random.default_rng(3), dominoes=None)
+    a = pinned_scene(bank, np.random.default_rng(3))
+    b = pinned_scene(bank, np.random.default_rng(3), dominoes=None)
     assert np.array_equal(a.image, b.image) and a.rows == b.rows
 
 
@@ -73,7 +74,7 @@ def test_each_group_is_laid_at_its_own_squares_pitch_not_its_tiles_side(bank):
     rng = np.random.default_rng(2)
     ratios, extents = [], []
     for _ in range(10):
-        scene = make_loose_scene(bank, rng)
+        scene = pinned_scene(bank, rng)
         groups = find_loose(_photo(scene))
         if not groups:
             continue
@@ -121,7 +122,7 @@ def test_a_castle_the_tile_mask_missed_is_found_beside_its_one_domino(bank):
     # mask kept the domino alone (it was read as a castle-less kingdom of two squares). Since the mask
     # also looks at chromaticity (tests/test_stone_mask.py) it keeps the castle here; either way the
     # castle must be read where it lies.
-    scene = make_loose_scene(bank, np.random.default_rng(5), dominoes=(1, 1), strays=0)
+    scene = pinned_scene(bank, np.random.default_rng(5), dominoes=(1, 1), strays=0)
     truth = [[sq.terrain for sq in row] for row in scene.rows]
     assert truth == [[Terrain.CASTLE, Terrain.LAKE], [Terrain.EMPTY, Terrain.WHEAT]]
     (found,) = read_loaded_photo(_photo(scene)).found
@@ -206,7 +207,7 @@ def test_the_lattice_is_laid_at_the_squares_pitch_so_no_row_or_column_is_gained(
 def test_the_ring_is_the_squares_just_outside_the_extent_beside_a_tile(bank):
     # LooseKingdom.ring is where a castle the tile mask missed would lie (pipeline.castle_beside reads
     # there): each place is outside the extent, beside a tile, one square from it and a square in size.
-    scene = make_loose_scene(bank, np.random.default_rng(5), dominoes=(1, 1), strays=0)
+    scene = pinned_scene(bank, np.random.default_rng(5), dominoes=(1, 1), strays=0)
     (group,) = find_loose(_photo(scene))
     rows, cols = group.extent
     tiles = {p for p, t in group.tile.items() if t >= TILE_SHARE}

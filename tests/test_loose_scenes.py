@@ -4,27 +4,12 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from kscore.game.kingdom import Terrain
-from kscore.game.tileset import KINGDOMINO
-from kscore.lab.loose_scenes import CASTS, SquareBank, make_loose_scene
+from kscore.lab.loose_scenes import CASTS, make_loose_scene
 from kscore.vision.read.cells import cut_cells
-
-#: One flat hue per terrain, far apart, so a square cut from a scene tells which terrain it was drawn from.
-HUES = {Terrain.WHEAT: 25, Terrain.GRASSLAND: 55, Terrain.FOREST: 85, Terrain.LAKE: 115,
-        Terrain.SWAMP: 145, Terrain.MINE: 175, Terrain.CASTLE: None}
-
-
-def _flat(terrain: Terrain) -> np.ndarray:
-    hue = HUES[terrain]
-    if hue is None:  # the castle: white
-        return np.full((100, 100, 3), 230, np.uint8)
-    return cv2.cvtColor(np.full((100, 100, 3), (hue, 230, 200), np.uint8), cv2.COLOR_HSV2BGR)
-
-
-def _flat_bank() -> SquareBank:
-    keys = {(t, c) for _, a, b in KINGDOMINO.dominoes for t, c in (a[:2], b[:2])} | {(Terrain.CASTLE, 0)}
-    return SquareBank({key: [_flat(key[0])] for key in keys}, [])
+from photo_helpers import HUES, flat_bank, pinned_scene
 
 
 def _terrain_of(cut: np.ndarray) -> Terrain:
@@ -36,12 +21,13 @@ def _terrain_of(cut: np.ndarray) -> Terrain:
     return min((t for t, h in HUES.items() if h is not None), key=lambda t: min(abs(hue - HUES[t]), 180 - abs(hue - HUES[t])))
 
 
-def test_every_square_of_a_loose_scene_has_the_quad_where_its_print_lies():
-    bank = _flat_bank()
+@pytest.mark.parametrize("draw", [pinned_scene, make_loose_scene], ids=["as-before", "tiles-clear"])
+def test_every_square_of_a_loose_scene_has_the_quad_where_its_print_lies(draw):
+    bank = flat_bank()
     rng = np.random.default_rng(4)
     checked = right = 0
     for _ in range(6):
-        scene = make_loose_scene(bank, rng, strays=2)
+        scene = draw(bank, rng, strays=2)
         tiles = {(r, c) for r, row in enumerate(scene.rows) for c, sq in enumerate(row) if sq.terrain is not Terrain.EMPTY}
         assert set(scene.quads) == tiles  # kingdom squares only: no stray, no empty
         for (r, c), quad in scene.quads.items():
@@ -56,8 +42,8 @@ def test_every_square_of_a_loose_scene_has_the_quad_where_its_print_lies():
 
 
 def test_a_scene_says_its_light_and_glare():
-    bank = _flat_bank()
+    bank = flat_bank()
     rng = np.random.default_rng(1)
-    scenes = [make_loose_scene(bank, rng, strays=0) for _ in range(12)]
+    scenes = [pinned_scene(bank, rng, strays=0) for _ in range(12)]
     assert {s.light for s in scenes} <= set(CASTS) and len({s.light for s in scenes}) > 1
     assert all(0 <= s.glare <= 2 for s in scenes) and any(s.glare for s in scenes) and not all(s.glare for s in scenes)

@@ -25,10 +25,10 @@ from kscore.app.pipeline import PhotoKingdom, one_kingdom_per_place, read_loaded
 from kscore.lab.dataset import LabelledExtent, load_boards
 from kscore.lab.evaluate_photos import extent_squares_right
 from kscore.lab.holdout import UNSEEN_CASTLES, held_out_kingdoms
-from kscore.lab.loose_scenes import SquareBank, make_loose_scene
+from kscore.lab.loose_scenes import SquareBank
 from kscore.lab.measures import kingdom_points
 from kscore.vision.load import Photo
-from photo_helpers import generator_state, loose_scene
+from photo_helpers import generator_state, loose_scene, pinned_scene
 
 SEED41 = 16450919397810582319219321886622321693  # the generator's increment: the same for a whole run
 #: Before scene 55 of `--seed 41`: a 5x4 kingdom (6 points) on grey stone, two stray dominoes.
@@ -60,7 +60,7 @@ def wood90(kingdomino_data, tiles_phone_data):
                                   first=UNSEEN_CASTLES)
     rng = np.random.default_rng()
     rng.bit_generator.state = WOOD_90
-    return make_loose_scene(bank, rng)
+    return pinned_scene(bank, rng)
 
 
 def test_the_scenes_are_the_ones_described(stone55, wood90):

@@ -104,6 +104,8 @@ class LooseScene:
     quads: dict = field(default_factory=dict)
     light: str = "neutral"  # the colour cast: "warm", "cold" or "neutral"
     glare: int = 0  # veils or sheens of glare laid over the tiles (0 = none)
+    # Every tile drawn (castle, dominoes, strays), in drawing order: its outline, 4x2 float image pixels.
+    outlines: tuple = ()
 
 
 def build_kingdom(rng: np.random.Generator, size: int, dominoes: int, bank: SquareBank) -> tuple[list[Placed], tuple]:
@@ -287,9 +289,97 @@ def _broad_glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float, theta: f
     return img * (1 - veil[..., None]) + tint * veil[..., None], sheens
 
 
+def tile_corners(cells: list[tuple[int, int]], gap: float, shift: np.ndarray, turn: float) -> np.ndarray:
+    """Where a hand lays a tile covering `cells` (one square or two side by side): its corners TL TR BR BL in
+    grid units (x = column, y = row), `gap` squares less on each axis, turned `turn` degrees about its middle
+    and moved by `shift` (squares)."""
+    rows_ = sorted({p[0] for p in cells})
+    cols_ = sorted({p[1] for p in cells})
+    corners = np.array([[cols_[0], rows_[0]], [cols_[-1] + 1, rows_[0]],
+                        [cols_[-1] + 1, rows_[-1] + 1], [cols_[0], rows_[-1] + 1]], float)
+    mid = corners.mean(axis=0)
+    span = np.array([len(cols_), len(rows_)], float)
+    corners = mid + (corners - mid) * (1 - gap / span)
+    tr = np.array([[np.cos(np.radians(turn)), -np.sin(np.radians(turn))],
+                   [np.sin(np.radians(turn)), np.cos(np.radians(turn))]])
+    return mid + (corners - mid) @ tr.T + shift
+
+
+#: Tiles laid by hand touch or leave a gap; they never lie on one another. A tile whose jitter would put it
+#: over one already on the table is slid out of it, as a hand pushes it against its neighbour.
+#: This much clearance (in squares) is left past the touch, so float rounding never reads as overlap.
+CLEARANCE = 0.002
+#: Rounds of sliding off the tiles already down before a tile is taken to have no room there (see settle).
+SLIDES = 20
+
+
+def _separation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The shortest move of convex polygon `a` (Nx2) that clears convex polygon `b`; zero when they are apart.
+
+    Separating axes: two convex shapes overlap only if their shadows overlap on every edge normal of both.
+    """
+    best, move = np.inf, np.zeros(2)
+    for poly in (a, b):
+        edges = np.roll(poly, -1, axis=0) - poly
+        for ex, ey in edges:
+            axis = np.array([-ey, ex]) / np.hypot(ex, ey)
+            pa, pb = a @ axis, b @ axis
+            depth = min(pa.max(), pb.max()) - max(pa.min(), pb.min())
+            if depth <= 0:
+                return np.zeros(2)
+            if depth < best:
+                away = 1.0 if pa.mean() >= pb.mean() else -1.0
+                best, move = depth, axis * away * (depth + CLEARANCE)
+    return move
+
+
+def slide_clear(corners: np.ndarray, table: list[np.ndarray]) -> np.ndarray | None:
+    """`corners` moved the shortest way off every tile of `table` (round after round, as pushing off one may
+    push onto another); None if they still overlap after SLIDES rounds."""
+    for _ in range(SLIDES):
+        moves = [_separation(corners, other) for other in table]
+        hits = [m for m in moves if m.any()]
+        if not hits:
+            return corners
+        corners = corners + max(hits, key=lambda m: float(m @ m))
+    return None
+
+
+def _push_apart(tiles: list[np.ndarray], rounds: int = 500) -> list[np.ndarray]:
+    """Tiles that overlap each pushed half the way off the other, round after round, until none overlap:
+    a tile laid where there is no room for it nudges its neighbours aside."""
+    tiles = [t.copy() for t in tiles]
+    for _ in range(rounds):
+        moved = False
+        for j in range(len(tiles)):
+            for i in range(j):
+                move = _separation(tiles[j], tiles[i])
+                if move.any():
+                    tiles[j] += move / 2
+                    tiles[i] -= move / 2
+                    moved = True
+        if not moved:
+            return tiles
+    raise RuntimeError("tiles still overlap after pushing them apart")
+
+
+def settle(tiles: list[np.ndarray]) -> list[np.ndarray]:
+    """Tiles (corners, Nx2) laid one after another where the hand's jitter put them, none on another.
+
+    Each is slid the shortest way off those already down (slide_clear); one that finds no room (laid into a
+    notch narrower than itself) pushes the tiles it lands on aside instead (_push_apart).
+    """
+    down: list[np.ndarray] = []
+    for corners in tiles:
+        slid = slide_clear(corners, down)
+        down = down + [slid] if slid is not None else _push_apart(down + [corners])
+    return down
+
+
 def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | None = None,
                      size: int | None = None, strays: int | None = None, jpeg: bool = True,
-                     dominoes: tuple[int, int] | None = None, glare: str | None = None) -> LooseScene:
+                     dominoes: tuple[int, int] | None = None, glare: str | None = None,
+                     overlapping: bool = False) -> LooseScene:
     """One kingdom laid by hand on a random surface, maybe with stray dominoes beside it.
 
     surface: one of SURFACES or MORE_SURFACES (by default a random one of SURFACES). glare: "veil"
@@ -299,6 +389,12 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     dominoes: (fewest, most) dominoes beside the castle, for kingdoms in progress (a game photographed
     after every round: 1 after the first); by default any count up to a full frame, and the same seed
     draws the same scenes as before this option existed.
+
+    Tiles never overlap: one whose jitter would put it on a tile already down is slid off it (slide_clear),
+    touching or leaving a gap, so offsets accumulate along a row as on a real table. overlapping=True draws
+    tiles where their jitter puts them, over earlier ones: the scenes every seed drew before 2026-12-02
+    (tests that pin a scene ask for it). Both draw the same random numbers, so a seed's scenes are the same
+    kingdoms, tables and light either way; only where the tiles lie (and so where veils fall) differs.
     """
     from kscore.game.kingdom import Kingdom
     from kscore.game.scoring import score_kingdom
@@ -338,10 +434,12 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     loose = rng.uniform(0.02, 0.1)  # how carelessly dominoes are laid (sd of offsets, in squares)
 
     quads: dict = {}  # kingdom cell -> its square's quad in the image
+    laid: list = []  # every tile (castle, dominoes, strays) in the order laid: (image, rows, cols, corners, record)
 
-    def draw(pieces: dict, shift: np.ndarray, turn: float, record: bool = True) -> None:
+    def lay(pieces: dict, shift: np.ndarray, turn: float, record: bool = True) -> None:
         """One tile: its squares (cell -> 100 px image, one or two side by side) moved and turned as one.
 
+        Its corners are in grid units (x = column, y = row); it is drawn once every tile is laid.
         record: keep each square's quad in `quads` (the kingdom's squares, not strays').
         """
         rows_ = sorted({p[0] for p in pieces})
@@ -350,24 +448,20 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
             image = _tile_image([pieces[(rows_[0], c)] for c in cols_], rng)
         else:
             image = np.rot90(_tile_image([np.rot90(pieces[(r, cols_[0])], 1) for r in rows_], rng), -1)  # first row on top
-        corner_cells = np.array([[cols_[0], rows_[0]], [cols_[-1] + 1, rows_[0]],
-                                 [cols_[-1] + 1, rows_[-1] + 1], [cols_[0], rows_[-1] + 1]], float)
-        mid = corner_cells.mean(axis=0)
-        span = np.array([len(cols_), len(rows_)], float)
-        corner_cells = mid + (corner_cells - mid) * (1 - gap / span)
-        tr = np.array([[np.cos(np.radians(turn)), -np.sin(np.radians(turn))],
-                       [np.sin(np.radians(turn)), np.cos(np.radians(turn))]])
-        corner_cells = mid + (corner_cells - mid) @ tr.T + shift
+        laid.append((np.ascontiguousarray(image), rows_, cols_, tile_corners(list(pieces), gap, shift, turn), record))
+
+    def draw(image: np.ndarray, rows_: list, cols_: list, corner_cells: np.ndarray, record: bool) -> np.ndarray:
+        """One laid tile drawn on the table, later tiles over earlier ones; returns its outline in the image."""
         dst = np.array([to_scene(y, x) for x, y in corner_cells], np.float32)
-        image = np.ascontiguousarray(image)
         src = np.float32([[0, 0], [image.shape[1], 0], [image.shape[1], image.shape[0]], [0, image.shape[0]]])
         hom = cv2.getPerspectiveTransform(src, dst)
         if record:
             side_x, side_y = image.shape[1] / len(cols_), image.shape[0] / len(rows_)
-            for (r, c) in pieces:
-                x0, y0 = cols_.index(c) * side_x, rows_.index(r) * side_y
-                square = np.float32([[[x0, y0], [x0 + side_x, y0], [x0 + side_x, y0 + side_y], [x0, y0 + side_y]]])
-                quads[(r, c)] = cv2.perspectiveTransform(square, hom)[0].astype(np.float64)
+            for r in rows_:
+                for c in cols_:
+                    x0, y0 = cols_.index(c) * side_x, rows_.index(r) * side_y
+                    square = np.float32([[[x0, y0], [x0 + side_x, y0], [x0 + side_x, y0 + side_y], [x0, y0 + side_y]]])
+                    quads[(r, c)] = cv2.perspectiveTransform(square, hom)[0].astype(np.float64)
         shadow = np.zeros((h, w), np.float32)
         cv2.fillConvexPoly(shadow, (dst + pitch * 0.03).astype(np.int32), 1.0)
         shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, pitch * 0.04))
@@ -376,16 +470,17 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         mask = cv2.warpPerspective(np.ones(image.shape[:2], np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)
         img[:] = img * (1 - mask[..., None]) + warped * mask[..., None]
         tiles[:] = np.maximum(tiles, mask)
+        return dst.astype(np.float64)
 
     def jitter() -> tuple[np.ndarray, float]:
         return np.clip(rng.normal(0, loose, 2), -0.25, 0.25), float(np.clip(rng.normal(0, 1.5), -4, 4))
 
     grid: dict = {castle: Square(Terrain.CASTLE)}
     shift, turn = jitter()
-    draw({castle: bank.castle(rng, flat=rng.random() < 0.5)}, shift, turn)
+    lay({castle: bank.castle(rng, flat=rng.random() < 0.5)}, shift, turn)
     for d in placed:
         shift, turn = jitter()
-        draw({cell: bank.square((sq.terrain, sq.crowns), rng) for cell, sq in zip(d.cells, d.squares)}, shift, turn)
+        lay({cell: bank.square((sq.terrain, sq.crowns), rng) for cell, sq in zip(d.cells, d.squares)}, shift, turn)
         grid[d.cells[0]], grid[d.cells[1]] = d.squares
     # Stray dominoes: a draft line to the right, at least a square and a half away.
     used = {(d.squares[0].terrain, d.squares[0].crowns, d.squares[1].terrain, d.squares[1].crowns) for d in placed}
@@ -396,8 +491,13 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         row, col = r0 + round(k * 1.5), c0 + cols_n + 2
         shift, turn = jitter()
         shift = shift + [rng.uniform(0, 0.4), rng.uniform(-0.2, 0.2)]
-        draw({(row, col): bank.square((a[0], a[1]), rng), (row, col + 1): bank.square((b[0], b[1]), rng)}, shift, turn,
-             record=False)
+        lay({(row, col): bank.square((a[0], a[1]), rng), (row, col + 1): bank.square((b[0], b[1]), rng)}, shift, turn,
+            record=False)
+    places = [corners for _, _, _, corners, _ in laid]
+    if not overlapping:
+        places = settle(places)
+    outlines = tuple(draw(image, rows_, cols_, corners, record)
+                     for (image, rows_, cols_, _, record), corners in zip(laid, places))
     if surface == "rug":
         img = _lamp(img, rng)
     img, light = _warm_or_cold(img, rng)
@@ -420,7 +520,8 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
             frame[r][c] = sq
     score = score_kingdom(Kingdom.from_rows("truth", frame), check=False).total
     extent_quads = {(r - r0, c - c0): q for (r, c), q in quads.items()}
-    return LooseScene(img, rows, score, strays, surface, size, float(pitch), extent_quads, light, veils)
+    return LooseScene(img, rows, score, strays, surface, size, float(pitch), extent_quads, light, veils,
+                      outlines)
 
 
-__all__ = ["CASTS", "GLARES", "MORE_SURFACES", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "draw_surface", "make_loose_scene"]
+__all__ = ["CASTS", "GLARES", "MORE_SURFACES", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "draw_surface", "make_loose_scene", "settle", "slide_clear", "tile_corners"]
