@@ -289,6 +289,16 @@ def _broad_glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float, theta: f
     return img * (1 - veil[..., None]) + tint * veil[..., None], sheens
 
 
+def _rotation(degrees: float) -> np.ndarray:
+    """The 2x2 matrix turning points (x, y) by `degrees` about the origin.
+
+    >>> _rotation(90.0).round(6).tolist()
+    [[0.0, -1.0], [1.0, 0.0]]
+    """
+    a = np.radians(degrees)
+    return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+
 def tile_corners(cells: list[tuple[int, int]], gap: float, shift: np.ndarray, turn: float) -> np.ndarray:
     """Where a hand lays a tile covering `cells` (one square or two side by side): its corners TL TR BR BL in
     grid units (x = column, y = row), `gap` squares less on each axis, turned `turn` degrees about its middle
@@ -300,9 +310,7 @@ def tile_corners(cells: list[tuple[int, int]], gap: float, shift: np.ndarray, tu
     mid = corners.mean(axis=0)
     span = np.array([len(cols_), len(rows_)], float)
     corners = mid + (corners - mid) * (1 - gap / span)
-    tr = np.array([[np.cos(np.radians(turn)), -np.sin(np.radians(turn))],
-                   [np.sin(np.radians(turn)), np.cos(np.radians(turn))]])
-    return mid + (corners - mid) @ tr.T + shift
+    return mid + (corners - mid) @ _rotation(turn).T + shift
 
 
 #: Tiles laid by hand touch or leave a gap; they never lie on one another. A tile whose jitter would put it
@@ -423,8 +431,7 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     centre = np.array([w / 2 + rng.uniform(-0.1, 0.1) * w, h / 2 + rng.uniform(-0.1, 0.1) * h])
     if strays:
         centre[0] -= pitch * 1.2  # room on the right for the draft line
-    rot = np.array([[np.cos(np.radians(theta)), -np.sin(np.radians(theta))],
-                    [np.sin(np.radians(theta)), np.cos(np.radians(theta))]])
+    rot = _rotation(theta)
 
     def to_scene(r: float, c: float) -> np.ndarray:
         local = np.array([c - c0 - cols_n / 2, r - r0 - rows_n / 2]) * pitch
@@ -457,9 +464,9 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         hom = cv2.getPerspectiveTransform(src, dst)
         if record:
             side_x, side_y = image.shape[1] / len(cols_), image.shape[0] / len(rows_)
-            for r in rows_:
-                for c in cols_:
-                    x0, y0 = cols_.index(c) * side_x, rows_.index(r) * side_y
+            for i, r in enumerate(rows_):
+                for j, c in enumerate(cols_):
+                    x0, y0 = j * side_x, i * side_y
                     square = np.float32([[[x0, y0], [x0 + side_x, y0], [x0 + side_x, y0 + side_y], [x0, y0 + side_y]]])
                     quads[(r, c)] = cv2.perspectiveTransform(square, hom)[0].astype(np.float64)
         shadow = np.zeros((h, w), np.float32)
