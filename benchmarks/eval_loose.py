@@ -89,6 +89,8 @@ def main(argv=None) -> int:
                     "photos-loose); by default half the scenes get veils")
     ap.add_argument("--overlapping", action="store_true", help="the scenes as drawn before 2026-12-02, later "
                     "tiles over earlier ones (figures measured before then were on these)")
+    ap.add_argument("--painted-glare", action="store_true", help="glare painted over the print as the scenes drew it "
+                    "until 2026-12-02 (main at 3b7cdb0), not light added over it")
     ap.add_argument("--list", action="store_true", help="one line per scene not found, not exact or read at the wrong extent")
     ap.add_argument("--save", type=Path, help="write the scenes not found or not exact here as JPEGs")
     ap.add_argument("--surface", help="read only scenes on these surfaces (comma list, e.g. dotted,stone); "
@@ -105,7 +107,8 @@ def main(argv=None) -> int:
     times = []
     for s in range(args.scenes):
         scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes,
-                                 glare=args.glare, overlapping=args.overlapping)
+                                 glare=args.glare, overlapping=args.overlapping,
+                                 painted_glare=args.painted_glare or None)
         if only is not None and scene.surface not in only:
             continue
         truth = LabelledExtent(scene.rows, scene.score)

@@ -43,7 +43,7 @@ from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.game.tileset import TILESETS  # noqa: E402
 from kscore.lab.evaluate_squares import MarkTally  # noqa: E402
 from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
-from kscore.lab.loose_scenes import make_loose_scene  # noqa: E402
+from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.read.cells import CELL_DECODING, read_cells  # noqa: E402
 from kscore.vision.read.reader import decode_probabilities  # noqa: E402
@@ -77,6 +77,12 @@ def main(argv=None) -> int:
     ap.add_argument("--save-models", type=Path, help="--holdout: keep the fit in this folder")
     ap.add_argument("--overlapping", action="store_true", help="the scenes as drawn before 2026-12-02, later "
                     "tiles over earlier ones (figures measured before then were on these)")
+    ap.add_argument("--on", choices=SURFACES + MORE_SURFACES, metavar="SURFACE",
+                    help="draw every scene on this surface (as eval_loose --on: other scenes than the seed's own)")
+    ap.add_argument("--glare", choices=GLARES, help="glare on every scene (as eval_loose --glare); by default half "
+                    "the scenes get veils")
+    ap.add_argument("--painted-glare", action="store_true", help="glare painted over the print as the scenes drew it "
+                    "until 2026-12-02 (main at 3b7cdb0), not light added over it")
     ap.add_argument("--list", action="store_true", help="one line per scene not exact")
     args = ap.parse_args(argv)
     if not (args.data / "kingdomino").is_dir():
@@ -93,7 +99,8 @@ def main(argv=None) -> int:
     decoder_flagged = 0
     times = []
     for s in range(args.scenes):
-        scene = make_loose_scene(bank, rng, overlapping=args.overlapping)
+        scene = make_loose_scene(bank, rng, surface=args.on, glare=args.glare, overlapping=args.overlapping,
+                                 painted_glare=args.painted_glare or None)
         size = frame_size((len(scene.rows), len(scene.rows[0])))
         start = time.perf_counter()
         reading = read_cells(scene.image, scene.quads, {p: 1.0 for p in scene.quads}, size, tileset, models=models)

@@ -71,3 +71,38 @@ def test_broad_glare_is_on_every_scene_that_asks_for_it(bank):
     assert all(pinned_scene(bank, rng, surface="felt", glare="broad", strays=0).glare >= 1 for _ in range(3))
     with pytest.raises(ValueError, match="glare 'shine'"):
         pinned_scene(bank, rng, glare="shine")
+
+
+
+def _blue_of_most_veiled(before: np.ndarray, after: np.ndarray, px: int = 100) -> tuple[float, float]:
+    """(how much the middle blue rose, how much of the print's fine blue detail stayed) on the square (px a
+    side) whose blue rose most. Detail: blue minus its blur over 3 px, whose spread a smooth veil leaves be
+    unless it hides the print."""
+    import cv2
+
+    n = before.shape[0] // px
+    rise = (after - before)[..., 0].reshape(n, px, n, px).mean(axis=(1, 3))
+    r, c = np.unravel_index(int(np.argmax(rise)), rise.shape)
+    cut = lambda im: im[r * px:(r + 1) * px, c * px:(c + 1) * px, 0]
+    detail = lambda im: float(np.std(cut(im) - cv2.GaussianBlur(im, (0, 0), 3)[r * px:(r + 1) * px, c * px:(c + 1) * px, 0]))
+    return float(np.median(cut(after)) - np.median(cut(before))), detail(after) / detail(before)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_broad_sheen_adds_blue_light_over_the_print_as_on_photos_loose(bank, seed):
+    """photos-loose steps 4 and 5, a window mirrored along a row of forests, measured by hand on the cut squares:
+    the forests' middle blue rose 100-130 levels and its spread (2nd to 98th percentile) stayed (62 -> 62-70),
+    green and red rose less. The sheen drawn before 2026-12-02 painted a pale tint over the print and hid
+    half its detail, so the reader saw a grey forest, never the blue one that reads as lake."""
+    from kscore.game.kingdom import Terrain
+    from kscore.lab.loose_scenes import _broad_glare
+
+    forest = bank.square((Terrain.FOREST, 0), np.random.default_rng(seed)).astype(np.float32)
+    board = np.tile(forest, (5, 5, 1))
+    tiles = np.ones(board.shape[:2], np.float32)
+    shone, _ = _broad_glare(board, tiles, np.random.default_rng(seed), 100.0, 0.0)
+    rise, kept = _blue_of_most_veiled(board, shone)
+    assert 70 <= rise <= 160 and kept > 0.9
+    assert np.median(shone - board, axis=(0, 1))[0] >= np.median(shone - board, axis=(0, 1))[2]  # blue light
+    painted, _ = _broad_glare(board, tiles, np.random.default_rng(seed), 100.0, 0.0, painted=True)
+    assert _blue_of_most_veiled(board, painted)[1] < min(0.8, kept - 0.2)

@@ -258,23 +258,55 @@ def _warm_or_cold(img: np.ndarray, rng) -> tuple[np.ndarray, str]:
     return img * gain[..., None] * cast, name
 
 
-def _glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float) -> tuple[np.ndarray, int]:
-    """Soft white veils on a few places of the tiles (the glossy print catching a lamp); returns how many."""
+#: The light a glossy print mirrors, BGR levels added where a sheen is full: a lamp's white, a window's pale
+#: and deep sky blue, a lavender dusk. Measured on photos-loose steps 4 and 5 (a window mirrored along a row of
+#: forests): the forests' middle tones rose by about 110, 55, 45 in B, G, R and their spread of levels
+#: stayed (blue's 2nd-98th percentile 62 levels unveiled, 62-70 veiled): light added over the print, which
+#: keeps its drawing and takes its colour toward the light's, not white paint laid over it.
+SHEEN_LIGHTS = ((230, 230, 230), (240, 205, 185), (240, 125, 100), (240, 140, 180))
+
+
+def _shine(img: np.ndarray, veil: np.ndarray, light) -> np.ndarray:
+    """`img` with `veil` (0-1 per pixel) times `light` (BGR) added, clipped as a camera's sensor clips."""
+    return np.minimum(img + veil[..., None] * np.float32(light), 255)
+
+
+def _glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float, painted: bool = False) -> tuple[np.ndarray, int]:
+    """Soft veils on a few places of the tiles (the glossy print mirroring a lamp or a window); returns how many.
+
+    Each veil adds one of SHEEN_LIGHTS, picked by its angle's draw (no draw of its own, so a seed's scenes
+    stay the same kingdoms on the same tables). painted: the veils as drawn before 2026-12-02, a blend
+    toward white that greys the print (scenes pinned by tests).
+    """
     h, w = img.shape[:2]
     veil = np.zeros((h, w), np.float32)
     ys, xs = np.nonzero(tiles)
     veils = int(rng.integers(0, 3))
-    for _ in range(veils):
+    light = SHEEN_LIGHTS[0]
+    for k in range(veils):
         i = int(rng.integers(0, len(xs)))
-        cv2.ellipse(veil, (int(xs[i]), int(ys[i])), (int(pitch * rng.uniform(0.5, 1.5)), int(pitch * rng.uniform(0.3, 0.8))),
-                    float(rng.uniform(0, 180)), 0, 360, float(rng.uniform(0.25, 0.6)), -1)
+        axes = (int(pitch * rng.uniform(0.5, 1.5)), int(pitch * rng.uniform(0.3, 0.8)))
+        angle = float(rng.uniform(0, 180))
+        if k == 0:  # one light for the scene's veils: the lamp or window they mirror
+            light = SHEEN_LIGHTS[int(angle * 10) % len(SHEEN_LIGHTS)]
+        cv2.ellipse(veil, (int(xs[i]), int(ys[i])), axes, angle, 0, 360, float(rng.uniform(0.25, 0.6)), -1)
     veil = cv2.GaussianBlur(veil, (0, 0), pitch / 3) * tiles
-    return img * (1 - veil[..., None]) + 245 * veil[..., None], veils
+    if painted:
+        return img * (1 - veil[..., None]) + 245 * veil[..., None], veils
+    return _shine(img, veil, light), veils
 
 
-def _broad_glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float, theta: float) -> tuple[np.ndarray, int]:
-    """A window or ceiling lamp mirrored along a row of tiles: a long sheen tinted blue or lavender, as on
-    photos-loose steps 3-5 (a row of forests veiled over two dominoes); returns how many sheens."""
+#: The broad sheens' lights (BGR levels added where full): sky blue, lavender, pale blue (photos-loose steps 3-5).
+BROAD_LIGHTS = ((200, 105, 85), (200, 115, 150), (200, 175, 160))
+
+
+def _broad_glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float, theta: float,
+                 painted: bool = False) -> tuple[np.ndarray, int]:
+    """A window or ceiling lamp mirrored along a row of tiles: a long sheen of blue or lavender light, as on
+    photos-loose steps 3-5 (a row of forests veiled over two dominoes); returns how many sheens.
+
+    painted: the sheens as drawn before 2026-12-02, a blend toward a pale tint (scenes pinned by tests).
+    """
     h, w = img.shape[:2]
     veil = np.zeros((h, w), np.float32)
     ys, xs = np.nonzero(tiles > 0.5)
@@ -285,8 +317,11 @@ def _broad_glare(img: np.ndarray, tiles: np.ndarray, rng, pitch: float, theta: f
         cv2.ellipse(veil, (int(xs[i]), int(ys[i])), (int(pitch * rng.uniform(1.5, 2.5)), int(pitch * rng.uniform(0.35, 0.6))),
                     float(along), 0, 360, float(rng.uniform(0.45, 0.75)), -1)
     veil = cv2.GaussianBlur(veil, (0, 0), pitch / 5) * tiles
-    tint = np.array(rng.choice([[250, 228, 215], [245, 215, 228], [250, 240, 235]]), np.float32)
-    return img * (1 - veil[..., None]) + tint * veil[..., None], sheens
+    pick = int(rng.integers(0, 3))  # one draw, as rng.choice of the three painted tints drew
+    if painted:
+        tint = np.array([[250, 228, 215], [245, 215, 228], [250, 240, 235]][pick], np.float32)
+        return img * (1 - veil[..., None]) + tint * veil[..., None], sheens
+    return _shine(img, veil, BROAD_LIGHTS[pick]), sheens
 
 
 def _rotation(degrees: float) -> np.ndarray:
@@ -387,7 +422,7 @@ def settle(tiles: list[np.ndarray]) -> list[np.ndarray]:
 def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | None = None,
                      size: int | None = None, strays: int | None = None, jpeg: bool = True,
                      dominoes: tuple[int, int] | None = None, glare: str | None = None,
-                     overlapping: bool = False) -> LooseScene:
+                     overlapping: bool = False, painted_glare: bool | None = None) -> LooseScene:
     """One kingdom laid by hand on a random surface, maybe with stray dominoes beside it.
 
     surface: one of SURFACES or MORE_SURFACES (by default a random one of SURFACES). glare: "veil"
@@ -403,6 +438,11 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     tiles where their jitter puts them, over earlier ones: the scenes every seed drew before 2026-12-02
     (tests that pin a scene ask for it). Both draw the same random numbers, so a seed's scenes are the same
     kingdoms, tables and light either way; only where the tiles lie (and so where veils fall) differs.
+
+    Glare is light the glossy print mirrors, added over it (SHEEN_LIGHTS). painted_glare=True draws it as
+    before, a blend toward white or a pale tint over the print, easier to read through than the real sheen of
+    photos-loose; the same random numbers either way. By default it goes with `overlapping`: the old scenes
+    whole, as tests pin them.
     """
     from kscore.game.kingdom import Kingdom
     from kscore.game.scoring import score_kingdom
@@ -509,10 +549,11 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         img = _lamp(img, rng)
     img, light = _warm_or_cold(img, rng)
     veils = 0
+    painted_glare = overlapping if painted_glare is None else painted_glare
     if glare == "broad":
-        img, veils = _broad_glare(img, tiles, rng, pitch, theta)
+        img, veils = _broad_glare(img, tiles, rng, pitch, theta, painted_glare)
     elif glare == "veil" or (glare is None and rng.random() < 0.5):
-        img, veils = _glare(img, tiles, rng, pitch)
+        img, veils = _glare(img, tiles, rng, pitch, painted_glare)
     if rng.random() < 0.6:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
     img = np.clip(img + rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32), 0, 255).astype(np.uint8)
@@ -531,4 +572,4 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
                       outlines)
 
 
-__all__ = ["CASTS", "GLARES", "MORE_SURFACES", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "draw_surface", "make_loose_scene", "settle", "slide_clear", "tile_corners"]
+__all__ = ["BROAD_LIGHTS", "CASTS", "GLARES", "SHEEN_LIGHTS", "MORE_SURFACES", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "draw_surface", "make_loose_scene", "settle", "slide_clear", "tile_corners"]
