@@ -10,7 +10,9 @@ and the seams do not line up across the kingdom. So here:
    colour, or showing far more detail than the table ever does
    (`texture_foreground`: a grass tile on green felt, a grey castle on a grey
    mat; measured on the photo `without_specks`, so a dotted carpet's dots do
-   not set the bar above a dark forest's or a mine's), or whose chromaticity,
+   not set the bar above a dark forest's or a mine's, and without the tiles
+   lying across the strip, `strays_across`: a stray domino's edges set it
+   above a dark kingdom's), or whose chromaticity,
    averaged over the speckles, lies beyond any the table's
    (`chroma_foreground`: a grey castle or a mine on beige speckled stone),
    opened with a small disc (1.5% of the short side): a carpet's dots, thin
@@ -71,7 +73,7 @@ import cv2
 import numpy as np
 
 from kscore.vision.load import Photo
-from kscore.vision.find.localise import border_mask, foreground, working_image
+from kscore.vision.find.localise import TILE_DETAIL, _local_contrast, border_mask, foreground, working_image
 
 #: Foreground (see localise.foreground) above which a pixel is surely not table.
 SURE_FOREGROUND = 0.85
@@ -126,6 +128,8 @@ TEXTURE_BAR = 2.0
 #: chromaticity, which is at least CHROMA_NOISE (JPEG noise on a plain table).
 CHROMA_BAR = 2.0
 CHROMA_NOISE = 0.01
+#: Window (px) of the local grey contrast a piece's print is judged by (localise.foreground's, with TILE_DETAIL).
+CONTRAST_WINDOW = 7
 #: Mean foreground of a cell the tile mask misses above which the reader decides whether it is a tile.
 MAYBE_TILE = 0.5
 #: Width (in tile-mask opening discs) of the disc solid detail is dilated by: how far a colour piece reaching the
@@ -162,7 +166,7 @@ class LooseKingdom:
         return sum(t >= TILE_SHARE for t in self.tile.values())
 
 
-def texture_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
+def texture_foreground(work: np.ndarray, strip: float = 0.04, tiles: np.ndarray | None = None) -> np.ndarray:
     """Per pixel in [0, 1]: how much more detail its neighbourhood shows than the table ever does.
 
     The colour foreground misses tiles coloured like the table (a grass tile
@@ -170,7 +174,8 @@ def texture_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
     printed with detail and edged by seams; the table's own detail is measured
     on the photo's border strip (its 99th percentile): a felt or a plain table
     shows little, so any tile stands out; a dotted carpet or a mat's grid lines
-    set the bar high, and then this adds nothing the colours did not.
+    set the bar high, and then this adds nothing the colours did not. `tiles`: pixels of the strip
+    that are tiles, not table (`strays_across`), left out of the bar.
     """
     h, w = work.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(work, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
@@ -178,7 +183,47 @@ def texture_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
                for i in range(3))
     detail = cv2.blur(grad, _texture_window(h, w))
     border = _table_border(h, w, strip)
+    if tiles is not None and (border & ~tiles).any():
+        border &= ~tiles
     return _beyond_table(detail, border, TEXTURE_BAR, 1.0)
+
+
+def strays_across(work: np.ndarray, colour: np.ndarray, strip: float = 0.04) -> np.ndarray:
+    """Tiles lying across the photo's border strip, and the half texture window around them (bool): the colour's
+    pieces of tiles reaching into the strip, no larger than the largest wholly inside, printed there.
+
+    A stray domino across the photo's edge is no table: its edges and print (10-80x the strip's median
+    detail) set the texture bar, and a dark kingdom then falls under it. The colour finds it as one of
+    its pieces of tiles (tile_mask: its colours lie on one side of the photo only). Of those reaching
+    the strip, one larger than every piece inside is the kingdom cut by the edge (or the table), and one
+    whose part in the strip is flat is no tile (a carpet's wedge, its end cut off by the opening): it shows
+    no print, judged as the colour model judges the strip's pieces (localise._tile_segments, TILE_DETAIL)
+    on its core, its outline's contrast left out. The detail is a window's mean: a tile's reaches half a
+    window past its edge.
+    """
+    h, w = colour.shape
+    border = _table_border(h, w, strip)
+    count, pieces, stats, _ = cv2.connectedComponentsWithStats(tile_mask(colour))
+    area = stats[:, cv2.CC_STAT_AREA]
+    reaching = np.unique(pieces[border])
+    inside = np.setdiff1d(np.arange(1, count), reaching)
+    out = np.zeros((h, w), np.uint8)
+    candidates = reaching[(reaching > 0) & (area[reaching] <= area[inside].max())] if len(inside) else []
+    if not len(candidates):
+        return out > 0
+    grey = cv2.cvtColor(cv2.GaussianBlur(work, (5, 5), 0), cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
+    _, contrast = _local_contrast(grey, CONTRAST_WINDOW)
+    core = np.ones((CONTRAST_WINDOW, CONTRAST_WINDOW), np.uint8)
+    for j in candidates:
+        x, y, bw, bh = stats[j, :4]
+        box = (slice(max(0, y - CONTRAST_WINDOW), y + bh + CONTRAST_WINDOW),  # room to erode from every side
+               slice(max(0, x - CONTRAST_WINDOW), x + bw + CONTRAST_WINDOW))
+        piece = (pieces[box] == j).astype(np.uint8)
+        printed = contrast[box][(cv2.erode(piece, core) > 0) & border[box]]
+        if len(printed) and float(np.percentile(printed, 75)) > TILE_DETAIL:
+            out[box] |= piece
+    k = _texture_window(h, w)[0] | 1
+    return cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
 
 
 def chroma_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
@@ -237,7 +282,8 @@ def tile_foreground(work: np.ndarray) -> np.ndarray:
     the border's bare carpet and only the blurred dots' colours keep it table; and what the opening
     leaves of a line of dots is a faint tint, which on a dark carpet is a large change of chromaticity.
     """
-    return np.maximum(texture_foreground(without_specks(work)), colour_foreground(work))
+    colour = colour_foreground(work)
+    return np.maximum(texture_foreground(without_specks(work), tiles=strays_across(work, colour)), colour)
 
 
 def colour_foreground(work: np.ndarray) -> np.ndarray:
@@ -513,8 +559,8 @@ def _groups_not_cut_by_table(work: np.ndarray) -> list[_Group]:
     Only then is the colour cut back: where the detail says nothing (a busy table, a tight crop whose
     border is tiles) the first reading stays.
     """
-    texture = texture_foreground(without_specks(work))
     colour = colour_foreground(work)
+    texture = texture_foreground(without_specks(work), tiles=strays_across(work, colour))
     groups, unread = _groups(work, np.maximum(texture, colour))
     if not any(g.touches for g in groups) and not unread.any():
         return groups
