@@ -15,6 +15,16 @@ same by surface, glare (veils over the tiles) and light (colour cast). The
 '?' marks are counted twice: as read (the decoder's and the doubt bars') and
 with the decoder's alone (the same probabilities decoded without the bars).
 
+--mask: the reader is told what the photo's tile mask says instead of the
+truth. Every square of the extent is read, empty ones too (their quads laid on
+the lattice through the tile squares' quads), each told its share of the tile
+mask find.loose computes on the photo (find.loose.mask_shares: under 0.2 table,
+0.6 or more tile, the reader's call between). Printed too: the tile-or-table
+confusion (tile squares read as table, table squares read as tile) by surface
+and by the mask's band, and the squares just outside the extent the mask calls
+surely tile (where a found kingdom would grow). That is the tile-or-table call
+inside the kingdom's frame, apart from finding.
+
 --holdout: the recogniser is fitted (`train.fit_models`, boards + the first
 --phone-per-class phone squares of each label) without every 3rd kingdom of the
 boards, the split eval_loose --holdout uses, and the scenes are built from
@@ -23,6 +33,7 @@ those kingdoms' squares only; flat castles come from phone castles it never saw.
 
     python benchmarks/eval_loose_reading.py --scenes 40 --seed 2
     python benchmarks/eval_loose_reading.py --scenes 40 --seed 2 --holdout --save-models /tmp/holdout
+    python benchmarks/eval_loose_reading.py --scenes 100 --seed 13 --holdout --models /tmp/ho12/recognition.npz --mask
 """
 
 from __future__ import annotations
@@ -45,6 +56,8 @@ from kscore.lab.evaluate_squares import MarkTally  # noqa: E402
 from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
 from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
+from kscore.vision.find.loose import TABLE_SHARE, TILE_SHARE, mask_shares  # noqa: E402
+from kscore.vision.load import Photo  # noqa: E402
 from kscore.vision.read.cells import CELL_DECODING, read_cells  # noqa: E402
 from kscore.vision.read.reader import decode_probabilities  # noqa: E402
 from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
@@ -66,6 +79,49 @@ class Tally:
                 f" {self.exact:>4}/{self.scenes:<3}")
 
 
+class Confusion:
+    """Tile or table as read against the truth, over the extent's squares."""
+
+    def __init__(self) -> None:
+        self.tiles = self.tile_as_table = self.table = self.table_as_tile = 0
+
+    def add(self, tile: bool, read_tile: bool) -> None:
+        if tile:
+            self.tiles += 1
+            self.tile_as_table += not read_tile
+        else:
+            self.table += 1
+            self.table_as_tile += read_tile
+
+    def line(self) -> str:
+        return f"tile read as table {self.tile_as_table:>3}/{self.tiles:<5} table read as tile {self.table_as_tile:>3}/{self.table}"
+
+
+def mask_band(share: float) -> str:
+    """Which of the reader's three cases the mask's share puts a square in."""
+    return "table" if share < TABLE_SHARE else "tile" if share >= TILE_SHARE else "reader's call"
+
+
+def lattice_quads(quads: dict, rows: int, cols: int, ring: bool = False) -> dict:
+    """Quads (image pixels) of every square of the rows x cols extent, those not in `quads` (empty squares) laid
+    on the lattice through the given ones (a homography from lattice corners to their corners); with `ring`,
+    only the squares just outside the extent, one square all round."""
+    import cv2
+
+    lattice = np.float32([[c + x, r + y] for (r, c) in quads for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))])
+    hom, _ = cv2.findHomography(lattice, np.float32([corner for q in quads.values() for corner in q]))
+
+    def place(r: int, c: int) -> np.ndarray:
+        pts = np.float32([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]])
+        return cv2.perspectiveTransform(pts, hom)[0].astype(np.float64)
+
+    if ring:
+        return {(r, c): place(r, c) for r in range(-1, rows + 1) for c in range(-1, cols + 1)
+                if not (0 <= r < rows and 0 <= c < cols)}
+    return {(r, c): quads[(r, c)] if (r, c) in quads else place(r, c)
+            for r in range(rows) for c in range(cols)}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
@@ -83,6 +139,8 @@ def main(argv=None) -> int:
                     "the scenes get veils")
     ap.add_argument("--painted-glare", action="store_true", help="glare painted over the print as the scenes drew it "
                     "until 2026-12-02 (main at 3b7cdb0), not light added over it")
+    ap.add_argument("--mask", action="store_true", help="tell the reader the photo's tile mask (find.loose), not the "
+                    "truth, over every square of the extent; print the tile-or-table confusion")
     ap.add_argument("--list", action="store_true", help="one line per scene not exact")
     args = ap.parse_args(argv)
     if not (args.data / "kingdomino").is_dir():
@@ -98,12 +156,22 @@ def main(argv=None) -> int:
     decoder_marks = MarkTally()  # the same, marked by the decoder alone (no bars)
     decoder_flagged = 0
     times = []
+    confusion: dict = collections.defaultdict(Confusion)  # by surface, by the mask's band, and "all"
+    grows = 0  # squares just outside the extent the mask calls surely tile
     for s in range(args.scenes):
         scene = make_loose_scene(bank, rng, surface=args.on, glare=args.glare, overlapping=args.overlapping,
                                  painted_glare=args.painted_glare or None)
-        size = frame_size((len(scene.rows), len(scene.rows[0])))
+        rows, cols = len(scene.rows), len(scene.rows[0])
+        size = frame_size((rows, cols))
+        quads, told = scene.quads, {p: 1.0 for p in scene.quads}
+        if args.mask:
+            quads = lattice_quads(scene.quads, rows, cols)
+            ring = lattice_quads(scene.quads, rows, cols, ring=True)
+            photo = Photo(Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
+            told = mask_shares(photo, {**quads, **ring}, scene.pitch)
+            grows += sum(told.pop(p) >= TILE_SHARE for p in ring)
         start = time.perf_counter()
-        reading = read_cells(scene.image, scene.quads, {p: 1.0 for p in scene.quads}, size, tileset, models=models)
+        reading = read_cells(scene.image, quads, told, size, tileset, models=models)
         times.append(time.perf_counter() - start)
         got = reading.kingdom
         by_decoder = decode_probabilities(reading.terrain_probs, reading.crown_probs, tileset, settings=CELL_DECODING)[0]
@@ -116,6 +184,10 @@ def main(argv=None) -> int:
                 decoder_marks.add(sq, by_decoder[(r, c)])
                 extent_squares += 1
                 extent_right += (read.terrain, read.crowns) == (sq.terrain, sq.crowns)
+                if args.mask:
+                    pair = (sq.terrain is not Terrain.EMPTY, read.terrain is not Terrain.EMPTY)
+                    for key in ("all", f"surface {scene.surface}", f"mask says {mask_band(told[(r, c)])}"):
+                        confusion[key].add(*pair)
                 if sq.terrain is Terrain.EMPTY:
                     continue
                 terrain_ok = read.terrain is sq.terrain
@@ -142,7 +214,8 @@ def main(argv=None) -> int:
             slices[key].add(one)
     n = args.scenes
     kind = "held-out kingdoms" if args.holdout else "shipped models: in-sample squares"
-    print(f"loose scenes read at their true quads: {n} (seed {args.seed}, {kind})")
+    source = "the photo's tile mask" if args.mask else "the truth"
+    print(f"loose scenes read at their true quads: {n} (seed {args.seed}, {kind}), told tile or table by {source}")
     print(f"tile squares right:  terrain {total.terrain / total.tiles:.1%} (before the decoder"
           f" {raw_terrain / total.tiles:.1%}), crowns {total.crowns / max(total.off_castle, 1):.1%},"
           f" both {total.both}/{total.tiles} = {total.both / total.tiles:.1%}")
@@ -156,6 +229,11 @@ def main(argv=None) -> int:
     print(f"{'':<18}{'scenes':>6} {'tiles':>6} {'terrain':>8} {'crowns':>8} {'both':>8} exact")
     for key in sorted(slices):
         print(f"{key:<20}" + slices[key].line())
+    if args.mask:
+        print(f"tile or table, the reader told the photo's tile mask ({grows} squares just outside the extent"
+              " the mask calls surely tile):")
+        for key in ["all"] + sorted(k for k in confusion if k != "all"):
+            print(f"  {key:<24}" + confusion[key].line())
     return 0
 
 

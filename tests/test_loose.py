@@ -13,7 +13,7 @@ from kscore.game.kingdom import Kingdom, Square, Terrain
 from kscore.game.properties import occupied_extent
 from kscore.lab.dataset import LabelledExtent, extent_square, load_extent_items
 from kscore.lab.evaluate_photos import evaluate_photo_items, extent_squares_right
-from kscore.vision.find.loose import find_loose
+from kscore.vision.find.loose import TABLE_SHARE, TILE_SHARE, find_loose, mask_shares
 from kscore.vision.load import load_photo
 
 LOOSE = TEST_DATA / "loose"
@@ -54,6 +54,17 @@ def test_a_ragged_5x4_kingdom_keeps_its_empty_corners_and_one_castle():
     # Squares read where they lie: the rows the recogniser reads despite glare are right.
     rows = _extent_rows(kingdom)
     assert rows[0] == "F1 L0 L1 F0 .." and rows[3] == "W0 W0 W0 F0 .."
+
+
+def test_the_mask_shares_at_a_groups_own_cells_are_the_shares_it_was_found_with():
+    # benchmarks/eval_loose_reading.py --mask tells the reader mask_shares at the true quads: it must be
+    # the tile mask find_loose fits groups on, its three bands (table, the reader's call, tile) alike.
+    photo = load_photo(LOOSE / "carpet_step5.jpg")
+    (group,) = [g for g in find_loose(photo) if not g.partial]
+    shares = mask_shares(photo, group.cells, group.pitch)
+    band = lambda t: (t >= TILE_SHARE) - (t < TABLE_SHARE)  # noqa: E731
+    assert all(abs(shares[p] - t) < 0.1 and band(shares[p]) == band(t) for p, t in group.tile.items())
+    assert sum(band(t) == 1 for t in shares.values()) >= 15  # the 5x4 kingdom's tiles (one castle, 8 dominoes)
 
 
 def test_extent_labels_match_up_to_rotation_and_translation():

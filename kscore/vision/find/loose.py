@@ -547,12 +547,48 @@ def find_loose(photo: Photo) -> list[LooseKingdom]:
     """Every group of tiles in the photo fitted square by square, largest first."""
     work, factor = working_image(photo.image)
     to_original = factor * photo.scale
-    return [g.scaled(to_original) for g in _groups_not_cut_by_table(work)]
+    return [g.scaled(to_original) for g in _groups_not_cut_by_table(work)[0]]
 
 
-def _groups_not_cut_by_table(work: np.ndarray) -> list[_Group]:
-    """The groups of tiles; when one reaches the photo's edge or a sizeable piece reads as no kingdom, those
-    found again with the colour tied to detail, if they hold a larger whole kingdom.
+def mask_shares(photo: Photo, quads: dict, pitch: float) -> dict:
+    """Each quad's (original photo pixels) share of tile as find_loose gives a cell it fitted there.
+
+    The tile foreground find_loose settles on (tied to detail or not), the sure mask opened for a square of
+    `pitch` (original pixels) and the central 80% of each quad: what the reader is told of a square when it
+    lies exactly at that quad (benchmarks/eval_loose_reading.py --mask: the tile-or-table call apart from
+    finding). The sure mask is not cut to one group's pieces here, as it is for a group found.
+    """
+    work, factor = working_image(photo.image)
+    k = factor * photo.scale
+    _, fg = _groups_not_cut_by_table(work)
+    p = pitch / k
+    sure = fill_holes(_tile_pieces(tile_mask(fg, max(5, SURE_OPEN * p)), p), HOLE_SQUARES * p * p)
+    soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
+    return {key: cell_share(*(_inner_mean(m, np.asarray(q, float) / k) for m in (sure.astype(np.float32), soft)))
+            for key, q in quads.items()}
+
+
+def _inner_mean(image: np.ndarray, quad: np.ndarray, px: int = 16) -> float:
+    """The mean of a float image over the central 80% (each way) of a quad TL TR BR BL."""
+    centre = quad.mean(axis=0)
+    inner = np.float32(centre + 0.8 * (quad - centre))
+    hom = cv2.getPerspectiveTransform(inner, np.float32([[0, 0], [px, 0], [px, px], [0, px]]))
+    return float(cv2.warpPerspective(image, hom, (px, px), flags=cv2.INTER_LINEAR).mean())
+
+
+def cell_share(in_sure: float, in_fg: float) -> float:
+    """A cell's share of tile from the sure mask's cover of its centre and the soft foreground's mean there.
+
+    Surely tile only where the tile mask covers it; unlike the table but outside the mask (a dark house
+    on a tile, glare): 0.4, for the reader to decide.
+    """
+    return in_sure if in_sure >= TILE_SHARE else (0.4 if in_fg >= MAYBE_TILE else min(in_sure, in_fg))
+
+
+def _groups_not_cut_by_table(work: np.ndarray) -> tuple[list[_Group], np.ndarray]:
+    """The groups of tiles and the tile foreground they were found on; when one reaches the photo's edge or a
+    sizeable piece reads as no kingdom, those found again with the colour tied to detail, if they hold a larger
+    whole kingdom.
 
     "Cut by the photo's edge" is a claim about tiles: on a carpet whose wedges and bands of dots the
     colour model takes for tiles, it is the table that carries the kingdom to the edge (tied_to_detail).
@@ -561,11 +597,13 @@ def _groups_not_cut_by_table(work: np.ndarray) -> list[_Group]:
     """
     colour = colour_foreground(work)
     texture = texture_foreground(without_specks(work), tiles=strays_across(work, colour))
-    groups, unread = _groups(work, np.maximum(texture, colour))
+    fg = np.maximum(texture, colour)
+    groups, unread = _groups(work, fg)
     if not any(g.touches for g in groups) and not unread.any():
-        return groups
-    again, _ = _groups(work, np.maximum(texture, tied_to_detail(colour, texture, unread)))
-    return again if _most_squares(again, whole=True) > _most_squares(groups) else groups
+        return groups, fg
+    tied = np.maximum(texture, tied_to_detail(colour, texture, unread))
+    again, _ = _groups(work, tied)
+    return (again, tied) if _most_squares(again, whole=True) > _most_squares(groups) else (groups, fg)
 
 
 def _most_squares(groups: list[_Group], whole: bool = False) -> int:
@@ -824,9 +862,7 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
             in_blob = float(_box_sums(sure_sums, inner_x, inner_y)[0, 0]) / area
             in_fg = float(_box_sums(tile_sums, inner_x, inner_y)[0, 0]) / area
             cells[(r, c)] = np.array([[xa, ya], [xa + sw, ya], [xa + sw, ya + sh], [xa, ya + sh]])
-            # Surely tile only where the tile mask covers it; unlike the table but outside
-            # the mask (a dark house on a tile, glare): for the reader to decide.
-            share[(r, c)] = in_blob if in_blob >= TILE_SHARE else (0.4 if in_fg >= MAYBE_TILE else min(in_blob, in_fg))
+            share[(r, c)] = cell_share(in_blob, in_fg)
     tiles = [k for k, t in share.items() if t >= TILE_SHARE]
     if not tiles:
         return None
@@ -858,5 +894,5 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     return _Group(out_cells, out_share, extent, corners, float(p), touches, ring)
 
 
-__all__ = ["LooseKingdom", "find_loose", "tile_mask", "tile_foreground", "chroma_foreground", "turn", "pitch_of",
+__all__ = ["LooseKingdom", "find_loose", "mask_shares", "cell_share", "tile_mask", "tile_foreground", "chroma_foreground", "turn", "pitch_of",
            "fit_cell", "SideEnergy", "lab_edges", "TILE_SHARE", "TABLE_SHARE"]
