@@ -75,6 +75,24 @@ def test_unsure_squares_are_framed_in_red():
     assert not np.all(canvas[130:170, 108][:, 2] > 200)  # a sure square is not framed
 
 
+def test_an_unsure_square_keeps_its_print_visible():
+    """Only a frame and the '?' mark an unsure square: the print inside is what the player checks, so it is not
+    washed over (a red tint hid glared forests on photos-loose)."""
+    rng = np.random.default_rng(0)
+    photo = rng.integers(0, 256, (500, 500, 3), dtype=np.uint8)  # a busy print everywhere
+    corners = np.array([[0, 0], [500, 0], [500, 500], [0, 500]], float)
+    drawn = {}
+    for mark in ("", "?"):
+        score = _kingdom(f"W1 W0 F0 F1 L0\nG0 G2 C  L0 L1\nG0 S0 S1{mark} L0 L0\nM2 S0 W0 W0 .\nM0 W1 W0 F0 .")
+        drawn[mark] = photo.copy()
+        draw_kingdom(drawn[mark], corners, score, 1.0, title=False)
+    square = (slice(200, 300), slice(200, 300))
+    untouched = {mark: np.all(image[square] == photo[square], axis=2).mean() for mark, image in drawn.items()}
+    # Read sure, half the square is the photo's own pixels (the rest: outline, points, letters); unsure, the frame
+    # takes some more, but most of that print stays as it was (a wash over the square left none of it).
+    assert untouched[""] > 0.4 and untouched["?"] > 0.6 * untouched[""], untouched
+
+
 def test_the_overlay_has_a_legend_strip_and_the_title_when_the_kingdom_fills_the_photo(capsys, tmp_path):
     photo = tmp_path / "table.jpg"
     shutil.copy(PROJECT / "sample_images" / "table_5x5.jpg", photo)

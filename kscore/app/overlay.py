@@ -1,7 +1,7 @@
 """Draw what kscore read onto the photo: `kscore photo.jpg --overlay out.jpg`.
 
 Per kingdom: the grid, each square's reading (terrain letter and crowns),
-unsure squares shaded and framed in red, every scoring property outlined in its
+unsure squares framed in red (not shaded: the player must see the print to check it), every scoring property outlined in its
 own colour with its points, and the kingdom's name and score (in the strip under
 the photo when there is no room beside the grid; the strip also holds a legend). Partial kingdoms get a dashed outline and
 "not scored". Drawn on the decoded photo (reduced resolution is plenty).
@@ -63,13 +63,9 @@ def draw_kingdom(canvas: np.ndarray, corners: np.ndarray, score, scale: float, t
     side = float(np.mean([np.linalg.norm(corners[(i + 1) % 4] - corners[i]) for i in range(4)]))
     cell = side / n
     thick = max(1, int(round(cell / 40)))
-    # unsure squares: translucent red, then framed (a tint alone is lost on red tiles)
-    shade = canvas.copy()
+    # unsure squares are framed below, never shaded: a red wash hid the very print (often a glared one)
+    # the player has to look at to check the square
     unsure = [(r, c) for (r, c), square in kingdom.squares() if square.uncertain]
-    for r, c in unsure:
-        poly = _project(hom, [[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]).astype(np.int32)
-        cv2.fillConvexPoly(shade, poly, UNSURE)
-    cv2.addWeighted(shade, 0.35, canvas, 0.65, 0, dst=canvas)
     # grid
     for k in range(n + 1):
         for a, b in (([k, 0], [k, n]), ([0, k], [n, k])):
