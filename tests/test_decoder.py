@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -102,6 +103,9 @@ def test_one_square_crown_error_with_close_second_is_corrected(text):
     assert d.legal and types(d.kingdom) == types(truth)
     assert len(d.changes) == 1 and d.changes[0].startswith(square_name((r, c)) + ":")
     assert "split" in d.changes[0]
+    # A sentence for the player: what was read, what it became, how sure (in percent, no p=).
+    assert f"read as {wrong.terrain.value}" in d.changes[0] and "changed to" in d.changes[0]
+    assert re.search(r"\(\d+% sure\), changed to .* \(\d+%\)", d.changes[0]) and "p=" not in d.changes[0]
     assert d.cost == pytest.approx(math.log(0.55 / 0.43))
     # The reading it replaced was impossible, so the decoder is sure of the fix.
     assert not d.kingdom[(r, c)].uncertain

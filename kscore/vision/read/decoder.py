@@ -591,11 +591,12 @@ def _change_sentences(raw_types, chosen_types, raw_lp, lp, chosen, base, box: _B
         elif castles_read != 1 and Terrain.CASTLE in (terrain, chosen_types[i][0]):
             why = f"a kingdom has exactly one castle and {castles_read} were read"
         else:
-            why = f"the reading did not split into distinct dominoes of the {box.name} box"
+            why = f"as read, the kingdom does not split into distinct dominoes of the {box.name} box"
         p_raw, p_new = math.exp(raw_lp[i]), math.exp(lp[i, chosen[i]])
+        # Said to a player (the CLI and the web page show it): how sure the reader was, in percent, not p=.
         out.append(
-            f"{square_name(divmod(i, n))}: read {_describe(raw_types[i])} (p={p_raw:.2f}), "
-            f"decoded as {_describe(chosen_types[i])} (p={p_new:.2f}): {why}"
+            f"{square_name(divmod(i, n))}: read as {_describe(raw_types[i])} ({p_raw:.0%} sure), "
+            f"changed to {_describe(chosen_types[i])} ({p_new:.0%}): {why}"
         )
     return out
 
