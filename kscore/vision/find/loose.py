@@ -52,8 +52,11 @@ and the seams do not line up across the kingdom. So here:
    (else 5 squares at 0.95 of the pitch gain a sixth row or column, and the
    fits, pulled to their places, agree with it); when the similarity's square
    still differs from it, the lattice is laid again at the group's own pitch.
-4. The extent is the rows and columns holding cells that are clearly tile;
-   cells inside it that are clearly table are empty squares ('.'). Holes in
+4. The extent is the rows and columns holding cells that are clearly tile,
+   and the cells in doubt beside them that the detail outlines all round
+   (`maybe_beside`: a dark tile on a dotted carpet, its print opened away
+   with the dots), within the frame the sure tiles imply; cells inside it
+   that are clearly table are empty squares ('.'). Holes in
    the tiles are filled only up to half a square: an empty square the
    kingdom surrounds stays empty.
 
@@ -472,6 +475,45 @@ def _period(ac: np.ndarray, width: float, height: float, area: float) -> float |
     return float(k + (np.clip(0.5 * (a - c) / den, -0.5, 0.5) if den < 0 else 0.0))
 
 
+def _bounds(cells) -> tuple[int, int, int, int]:
+    """(first row, last row, first column, last column) of (row, col) cells."""
+    rows, cols = [k[0] for k in cells], [k[1] for k in cells]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
+def maybe_beside(share: dict, closed: dict, tiles: list) -> list:
+    """The cells in the mask's middle band that the detail outlines all round (`closed`: their share of
+    solid_detail, at least TILE_SHARE), reached from the surely-tile ones through such cells, side by side,
+    as far as the frame the sure tiles imply allows: the reader says whether each is a tile.
+
+    Kingdoms are laid tile against tile. A dark tile on a dark dotted carpet (a forest, a mine, the castle)
+    is unlike the table (its soft foreground is high) yet outside the sure mask: the opening that takes the
+    dots away takes its print's detail too, and only its outline stays. Inside the sure tiles' extent such a
+    square is the reader's call; just outside it, it was dropped and the kingdom lost a row or a column.
+    A tile is a square edged all round: table beside a tile (its blurred rim, a carpet's dots) shows one
+    side at most, and the reader, asked about it, made strays and table into castles. A square in doubt
+    never makes a 5x5 game's kingdom a 7x7 one (more than 5 squares either way).
+
+    >>> share = {(0, 0): 1.0, (0, 1): 0.4, (0, 2): 0.4, (1, 0): 0.4, (0, 3): 0.0}
+    >>> maybe_beside(share, {(0, 1): 0.9, (0, 2): 0.8, (1, 0): 0.1}, [(0, 0)])
+    [(0, 1), (0, 2)]
+    """
+    r0, r1, c0, c1 = _bounds(tiles)
+    frame = 5 if max(r1 - r0, c1 - c0) < 5 else MAX_EXTENT
+    seen, todo, grown = set(tiles), list(tiles), []
+    while todo:
+        r, c = todo.pop(0)
+        for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if cell in seen or not TABLE_SHARE < share.get(cell, 0.0) < TILE_SHARE or closed.get(cell, 0.0) < TILE_SHARE:
+                continue
+            seen.add(cell)
+            b = _bounds([*tiles, *grown, cell])
+            if max(b[1] - b[0], b[3] - b[2]) < frame:
+                grown.append(cell)
+                todo.append(cell)
+    return grown
+
+
 def _box_sums(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """Sums over the cells between consecutive xs and ys (an integral image, clipped to it): (..., rows, cols).
 
@@ -598,11 +640,12 @@ def _groups_not_cut_by_table(work: np.ndarray) -> tuple[list[_Group], np.ndarray
     colour = colour_foreground(work)
     texture = texture_foreground(without_specks(work), tiles=strays_across(work, colour))
     fg = np.maximum(texture, colour)
-    groups, unread = _groups(work, fg)
+    outlined = solid_detail(texture)
+    groups, unread = _groups(work, fg, outlined)
     if not any(g.touches for g in groups) and not unread.any():
         return groups, fg
     tied = np.maximum(texture, tied_to_detail(colour, texture, unread))
-    again, _ = _groups(work, tied)
+    again, _ = _groups(work, tied, outlined)
     return (again, tied) if _most_squares(again, whole=True) > _most_squares(groups) else (groups, fg)
 
 
@@ -633,9 +676,11 @@ class _Group:
                             {p: q * k for p, q in self.ring.items()})
 
 
-def _groups(work: np.ndarray, fg: np.ndarray) -> list[_Group]:
+def _groups(work: np.ndarray, fg: np.ndarray, outlined: np.ndarray | None = None) -> list[_Group]:
     """The groups of tiles in the working image whose tile foreground (tile_foreground, or tied to detail) is fg,
     and the sizeable pieces of tiles no lattice read as one kingdom (uint8 0/1: wider than 7 squares, or no pitch).
+    outlined: where the detail outlines something solid (solid_detail), for the squares in doubt beside the
+    sure tiles (maybe_beside).
 
     A kingdom is at most 7x7 squares of one size: a piece the lattice cannot read as that holds table
     (a carpet's wedge or band of dots joined to the kingdom), as a group reaching the photo's edge may.
@@ -684,7 +729,7 @@ def _groups(work: np.ndarray, fg: np.ndarray) -> list[_Group]:
             continue
         region = cv2.dilate((labels == j).astype(np.uint8), np.ones((3, 3), np.uint8))
         group = _fit_group(work, lab, grey, soft, blob, tuple(float(v) for v in centres[j]), pitch,
-                           sure=fill_holes(sure & region, HOLE_SQUARES * pitch * pitch))
+                           sure=fill_holes(sure & region, HOLE_SQUARES * pitch * pitch), outlined=outlined)
         if group is not None:
             out.append(group)
         elif blob.sum() >= 2 * MIN_GROUP_SQUARES * pitch * pitch:
@@ -790,7 +835,7 @@ def _lattice_pitch(hom: np.ndarray, src: np.ndarray) -> float:
     return float(0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])))
 
 
-def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | None = None, sure=None):
+def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | None = None, sure=None, outlined=None):
     """The group's LooseKingdom (None: no lattice reads it), or with pitch_only, a list of (width, height)
     bounds, only the photo's pitch within each (pitches_of), nothing fitted."""
     h, w = blob.shape
@@ -847,7 +892,9 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
 
     # Pass 2: each cell where the homography puts it, at its size there, moved to its own sides.
     tile_sums = cv2.integral(rsoft)
-    cells, share = {}, {}
+    outline_sums = None if outlined is None else cv2.integral(
+        cv2.warpAffine(outlined, rot, (w, h), flags=cv2.INTER_NEAREST).astype(np.float32))
+    cells, share, closed = {}, {}, {}
     for r in range(len(gys) - 1):
         for c in range(len(gxs) - 1):
             if cover[r, c] < 0.05:
@@ -863,14 +910,17 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
             in_fg = float(_box_sums(tile_sums, inner_x, inner_y)[0, 0]) / area
             cells[(r, c)] = np.array([[xa, ya], [xa + sw, ya], [xa + sw, ya + sh], [xa, ya + sh]])
             share[(r, c)] = cell_share(in_blob, in_fg)
+            if outline_sums is not None:
+                closed[(r, c)] = float(_box_sums(outline_sums, inner_x, inner_y)[0, 0]) / area
     tiles = [k for k, t in share.items() if t >= TILE_SHARE]
     if not tiles:
         return None
-    r0, r1 = min(k[0] for k in tiles), max(k[0] for k in tiles)
-    c0, c1 = min(k[1] for k in tiles), max(k[1] for k in tiles)
+    r0, r1, c0, c1 = _bounds(tiles)
     extent = (r1 - r0 + 1, c1 - c0 + 1)
     if max(extent) > MAX_EXTENT:
         return None  # not one kingdom (or a pitch misread)
+    r0, r1, c0, c1 = _bounds(tiles + maybe_beside(share, closed, tiles))
+    extent = (r1 - r0 + 1, c1 - c0 + 1)
     back = cv2.invertAffineTransform(rot)
     unrotate = lambda pts: np.asarray(pts, float) @ back[:, :2].T + back[:, 2]  # noqa: E731
     out_cells, out_share = {}, {}
