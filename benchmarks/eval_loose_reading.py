@@ -11,7 +11,10 @@ the decoder: what is lost here is reading's share of eval_loose's losses.
 Printed: tile squares right (terrain, crowns off the castle, both), terrain
 right before the decoder, the extent's squares right as eval_loose counts them
 (empty squares included), exact scores, wrong scores showing a '?', and the
-same by surface, glare (veils over the tiles) and light (colour cast). The
+same by surface, glare (veils over the tiles), light (colour cast) and frame
+(5x5, or 7x7 for Mighty Duel). With --list, each square of a lost scene read
+wrong: the truth, the reading, the recogniser's top two terrains and its crown
+counts, and what the decoder said when it changed it. The
 '?' marks are counted twice: as read (the decoder's and the doubt bars') and
 with the decoder's alone (the same probabilities decoded without the bars).
 
@@ -50,7 +53,7 @@ PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
 
 from kscore.app.pipeline import frame_size  # noqa: E402
-from kscore.game.kingdom import Terrain  # noqa: E402
+from kscore.game.kingdom import Terrain, square_name  # noqa: E402
 from kscore.game.tileset import TILESETS  # noqa: E402
 from kscore.lab.evaluate_squares import MarkTally  # noqa: E402
 from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
@@ -122,6 +125,26 @@ def lattice_quads(quads: dict, rows: int, cols: int, ring: bool = False) -> dict
             for r in range(rows) for c in range(cols)}
 
 
+def wrong_squares(rows, kingdom, reading) -> list[str]:
+    """One line per square of the extent read wrong: the truth, what was read (`?` if marked), the
+    recogniser's two likeliest terrains and its crown counts (the terrain probabilities the decoder was
+    given), and the decoder's sentence when it changed the square."""
+    lines = []
+    for r, row in enumerate(rows):
+        for c, sq in enumerate(row):
+            read = kingdom[(r, c)]
+            if (read.terrain, read.crowns) == (sq.terrain, sq.crowns):
+                continue
+            terrain, crowns = reading.terrain_probs[r, c], reading.crown_probs[r, c]
+            first, second = np.argsort(terrain)[::-1][:2]
+            said = [ch for ch in reading.changes if ch.startswith(square_name((r, c)) + ":")]
+            lines.append(f"{square_name((r, c))}: truth {sq.terrain.value} {sq.crowns}, read {read.terrain.value}"
+                         f" {read.crowns}{' ?' if read.uncertain else ''}; terrain {TERRAIN_CLASSES[first].value}"
+                         f" {terrain[first]:.2f}, {TERRAIN_CLASSES[second].value} {terrain[second]:.2f}; crowns 0-3"
+                         f" {' '.join(f'{p:.2f}' for p in crowns)}{'; decoder: ' + said[0].split(': ', 1)[1] if said else ''}")
+    return lines
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
@@ -141,7 +164,8 @@ def main(argv=None) -> int:
                     "until 2026-12-02 (main at 3b7cdb0), not light added over it")
     ap.add_argument("--mask", action="store_true", help="tell the reader the photo's tile mask (find.loose), not the "
                     "truth, over every square of the extent; print the tile-or-table confusion")
-    ap.add_argument("--list", action="store_true", help="one line per scene not exact")
+    ap.add_argument("--list", action="store_true", help="one line per scene not exact, and one per square of it "
+                    "read wrong (the recogniser's top two terrains, its crown counts, the decoder's change)")
     args = ap.parse_args(argv)
     if not (args.data / "kingdomino").is_dir():
         print(f"no such folder: {args.data / 'kingdomino'}", file=sys.stderr)
@@ -209,8 +233,11 @@ def main(argv=None) -> int:
                 print(f"  scene {s} ({scene.surface}, {scene.light}, glare {scene.glare},"
                       f" {len(scene.rows)}x{len(scene.rows[0])}): truth {scene.score}, read {points},"
                       f" squares {one.both}/{one.tiles}")
+                for line in wrong_squares(scene.rows, got, reading):
+                    print("    " + line)
         total.add(one)
-        for key in (f"surface {scene.surface}", f"glare {'veiled' if scene.glare else 'none'}", f"light {scene.light}"):
+        for key in (f"surface {scene.surface}", f"glare {'veiled' if scene.glare else 'none'}", f"light {scene.light}",
+                    f"frame {size}x{size}"):
             slices[key].add(one)
     n = args.scenes
     kind = "held-out kingdoms" if args.holdout else "shipped models: in-sample squares"
