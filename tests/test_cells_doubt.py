@@ -81,3 +81,30 @@ def test_the_bar_is_held_against_the_probabilities_seen_before_the_castle_is_tak
     assert repaired[(0, 0)].terrain is marked[(0, 0)].terrain is Terrain.SWAMP
     assert not repaired[(0, 0)].uncertain
     assert marked[(0, 0)].uncertain and by_bars == {(0, 0)}
+
+
+def test_the_decoder_places_the_castle_on_the_true_castle_when_a_crowned_swamp_looks_more_like_one():
+    """A veiled castle read lake 0.64 / castle 0.30 beside a swamp with two crowns read castle 0.54 / swamp 0.40.
+
+    Keeping the castle as an option on the square most like it alone (one_castle, as read_cells did
+    before the decoder) put it on the swamp; the decoder weighs the swamp's clear crowns against it.
+    """
+    from kscore.vision.read.cells import decode_cells
+    from test_decoder import BOARD_1, grids, kingdom
+
+    truth = kingdom(BOARD_1)
+    terrain, crowns = grids(truth)
+    castle, swamp = (2, 2), (3, 1)
+    assert truth[castle].terrain is Terrain.CASTLE and truth[swamp].crowns == 2
+    terrain[castle] = 0.06 / 6
+    terrain[(*castle, [TERRAIN_CLASSES.index(Terrain.LAKE), _CASTLE])] = 0.64, 0.30
+    terrain[swamp] = 0.06 / 6
+    terrain[(*swamp, [_CASTLE, _SWAMP])] = 0.54, 0.40
+    from kscore.game.tileset import KINGDOMINO
+
+    reading = decode_cells(terrain, crowns, KINGDOMINO, "k")
+    assert reading.kingdom.castles() == [castle] and reading.kingdom[swamp].terrain is Terrain.SWAMP
+    settled = terrain.copy()
+    one_castle(settled)
+    before = decode_probabilities(settled, crowns, KINGDOMINO, "k")[0]
+    assert before.castles() == [swamp]  # what reading with the castle settled first gave
