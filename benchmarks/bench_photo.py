@@ -85,11 +85,10 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    for photo in (args.photo or SOURCE,):
-        if not Path(photo).is_file() or cv2.imread(str(photo)) is None:  # a one-line answer, not OpenCV's traceback from resize
-            print(f"bench_photo: cannot read {photo} (give a photo, or keep ../shared beside the project)",
-                  file=sys.stderr)
-            return 2
+    photo = args.photo or SOURCE
+    if not photo.is_file() or cv2.imread(str(photo)) is None:  # one line, not OpenCV's traceback from resize
+        print(f"bench_photo: cannot read {photo} (give a photo, or keep ../shared beside the project)", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
         path = args.photo or make_12mp(Path(tmp))
         full = cv2.imread(str(path))

@@ -3,11 +3,13 @@
 import numpy as np
 
 from kscore.game.kingdom import Terrain
+from kscore.game.tileset import KINGDOMINO
 from kscore.lab.dataset import load_extent_items
-from kscore.vision.read.cells import one_castle
+from kscore.vision.read.cells import decode_cells, one_castle
 from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
 from kscore.vision.read.doubt import Doubt
 from kscore.vision.read.reader import decode_probabilities
+from test_decoder import BOARD_1, grids, kingdom
 
 _CASTLE, _SWAMP, _FOREST = (TERRAIN_CLASSES.index(t) for t in (Terrain.CASTLE, Terrain.SWAMP, Terrain.FOREST))
 
@@ -89,9 +91,6 @@ def test_the_decoder_places_the_castle_on_the_true_castle_when_a_crowned_swamp_l
     Keeping the castle as an option on the square most like it alone (one_castle, as read_cells did
     before the decoder) put it on the swamp; the decoder weighs the swamp's clear crowns against it.
     """
-    from kscore.vision.read.cells import decode_cells
-    from test_decoder import BOARD_1, grids, kingdom
-
     truth = kingdom(BOARD_1)
     terrain, crowns = grids(truth)
     castle, swamp = (2, 2), (3, 1)
@@ -100,8 +99,6 @@ def test_the_decoder_places_the_castle_on_the_true_castle_when_a_crowned_swamp_l
     terrain[(*castle, [TERRAIN_CLASSES.index(Terrain.LAKE), _CASTLE])] = 0.64, 0.30
     terrain[swamp] = 0.06 / 6
     terrain[(*swamp, [_CASTLE, _SWAMP])] = 0.54, 0.40
-    from kscore.game.tileset import KINGDOMINO
-
     reading = decode_cells(terrain, crowns, KINGDOMINO, "k")
     assert reading.kingdom.castles() == [castle] and reading.kingdom[swamp].terrain is Terrain.SWAMP
     settled = terrain.copy()
