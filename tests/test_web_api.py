@@ -96,7 +96,8 @@ def test_several_photos_in_one_upload_are_one_game_ranked_together(tmp_path):
     document = answer.json()
     assert [k["name"] for k in document["kingdoms"]] == ["Player 1", "Player 2"]
     assert [p["place"] for p in document["ranking"]] == [1, 1] and document["ranking"][0]["tiebreak"] == "shared"
-    assert document["failures"][0]["error"] == "photo 3: not a photo (JPEG, HEIC, PNG, WebP or BMP expected)"
+    # named as the player named it (messages only: the file is stored as the folder names it)
+    assert document["failures"][0]["error"] == "c.txt: not a photo (JPEG, HEIC, PNG, WebP or BMP expected)"
 
 
 def jpeg_claiming(width: int, height: int) -> bytes:

@@ -21,8 +21,10 @@ import pytest
 pytest.importorskip("uvicorn", reason="kscore[web] is not installed: pip install '.[test,web]'")
 httpx = pytest.importorskip("httpx", reason="httpx is not installed: pip install '.[test,web]'")
 
-from conftest import run_kscore
+from conftest import TEST_DATA, run_kscore
 from photo_helpers import SAMPLE_PHOTO
+
+LOOSE = TEST_DATA / "loose"
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -204,3 +206,28 @@ def test_a_kingdom_laid_smaller_than_its_frame_says_its_extent(server, browser):
     page.reload()
     page.wait_for_selector(".kingdom")
     assert page.locator(".kingdom .extent").count() == 0  # a full grid needs no word about it
+
+
+def test_each_failure_and_note_after_an_upload_is_a_line_naming_the_players_photo(server, browser, tmp_path):
+    import cv2
+    import numpy as np
+
+    grey = tmp_path / "grey.jpg"
+    cv2.imwrite(str(grey), np.full((600, 800, 3), 128, np.uint8))  # a real JPEG, in black and white
+    not_a_photo = tmp_path / "notes.jpg"
+    not_a_photo.write_text("a shopping list, not a photo\n")
+    kingdom = tmp_path / "IMG_5.jpg"
+    shutil.copy(LOOSE / "carpet_step5.jpg", kingdom)  # read with a change note (a second castle read)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.url + "/")
+    page.set_input_files("#camera", [str(kingdom), str(grey), str(not_a_photo)])
+    page.wait_for_selector(".kingdom")
+    page.wait_for_function("document.querySelectorAll('#status .line').length > 0")
+    bad = page.locator("#status .line.bad").all_inner_texts()
+    said = page.locator("#status .line:not(.bad)").all_inner_texts()
+    assert [line.split(" ")[0] for line in bad] == ["notes.jpg:", "grey.jpg"], bad
+    assert "not a photo" in bad[0] and "black and white" in bad[1]
+    assert said and all(line.startswith("IMG_5.jpg: ") for line in said), said
+    assert not any("photo-00" in line for line in bad + said)  # the folder's names mean nothing to the player
+    boxes = [page.locator("#status .line").nth(i).bounding_box() for i in range(len(bad) + len(said))]
+    assert all(a["y"] + a["height"] <= b["y"] for a, b in zip(boxes, boxes[1:]))  # one under the other

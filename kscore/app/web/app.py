@@ -31,7 +31,8 @@ from kscore.app.inputs import Failure, failures_json, score_games
 from kscore.app.report import scores_json
 from kscore.app.web.reading import read_upload
 from kscore.app.web.store import GameFolder
-from kscore.app.web.uploads import MAX_PHOTOS, MAX_REQUEST_BYTES, UploadRefused, check_photo, check_size
+from kscore.app.web.uploads import (MAX_PHOTOS, MAX_REQUEST_BYTES, UploadRefused, check_photo, check_size,
+                                    upload_labels)
 from kscore.errors import KscoreError
 from kscore.game import registry
 from kscore.game.ranking import rank
@@ -143,13 +144,13 @@ def create_app(root: Path, workers: int | None = None) -> Starlette:
             if not uploads:
                 return error(400, "no photo in the upload (the form field is 'photo')")
             rules = folder.game().rules
-            stored, failures = [], []
-            for number, upload in enumerate(uploads, start=1):
-                label = f"photo {number}" if len(uploads) > 1 else "the photo"
+            stored, failures, labels = [], [], {}
+            for upload, label in zip(uploads, upload_labels([u.filename for u in uploads])):
                 try:
                     check_size(upload.size or 0, label)  # before reading: the spooled bytes never enter memory
                     data = await upload.read()
                     stored.append(folder.new_photo(data, check_photo(data, label)))
+                    labels[stored[-1]] = label
                     del data
                 except UploadRefused as refused:
                     failures.append((label, refused))
@@ -158,13 +159,14 @@ def create_app(root: Path, workers: int | None = None) -> Starlette:
         finally:
             await form.close()
         readings = await asyncio.gather(*(
-            anyio.to_thread.run_sync(_read_or_fail, path, rules, folder.views, limiter=limiter) for path in stored))
+            anyio.to_thread.run_sync(_read_or_fail, path, rules, folder.views, labels[path], limiter=limiter)
+            for path in stored))
         notes = [note for r in readings if not isinstance(r, Failure) for note in r.notes]
         failed = [f for f in readings if isinstance(f, Failure)]
         read = [r for r in readings if not isinstance(r, Failure)]
         all_failures = [{"source": label, "error": r.message, "exit_code": 2} for label, r in failures]
-        all_failures += [{**f, "source": Path(f["source"]).name, "error": plain(f["error"])}
-                         for f in failures_json(failed)]
+        all_failures += [{**f, "source": Path(f["source"]).name, "error": _named(plain(f["error"]), failure.path, labels)}
+                         for f, failure in zip(failures_json(failed), failed)]
         if not read:
             status = failures[0][1].status if failures and not failed else 400
             return error(status, "; ".join(f["error"] for f in all_failures), failures=all_failures)
@@ -204,12 +206,19 @@ def create_app(root: Path, workers: int | None = None) -> Starlette:
     return Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
 
 
-def _read_or_fail(path: Path, rules, views: Path):
+def _read_or_fail(path: Path, rules, views: Path, label: str):
     """read_upload, or the Failure the CLI would report for that photo (nothing recognised, undecodable)."""
     try:
-        return read_upload(path, rules, views)
+        return read_upload(path, rules, views, label)
     except KscoreError as problem:
         return Failure(path, problem)
+
+
+def _named(message: str, stored: Path, labels: dict) -> str:
+    """A failure in the player's words: their name for the photo where the message names the stored file."""
+    kept = f"photos/{stored.name}"
+    label = labels.get(stored, stored.name)
+    return message.replace(kept, label) if kept in message else f"{label}: {message}"
 
 
 def _limited_receive(receive, limit: int):

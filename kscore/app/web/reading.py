@@ -27,8 +27,10 @@ class PhotoReading:
     notes: list[str] = field(default_factory=list)
 
 
-def read_upload(photo: Path, rules: GameRules, views: Path) -> PhotoReading:
-    """Read the photo as `kscore photo.jpg` does (raises KscoreError), and write each kingdom's view into `views`."""
+def read_upload(photo: Path, rules: GameRules, views: Path, label: str | None = None) -> PhotoReading:
+    """Read the photo as `kscore photo.jpg` does (raises KscoreError), and write each kingdom's view into `views`.
+
+    Notes name the photo by `label`, the player's own name for it, when given."""
     import cv2
 
     from kscore.vision.find.rectify import rectify
@@ -36,6 +38,7 @@ def read_upload(photo: Path, rules: GameRules, views: Path) -> PhotoReading:
 
     game = load_game(photo, rules)
     reading = PhotoReading(photo)
+    label = label or photo.name
     decoded = load_photo(photo)  # the reduced decode again: cheap next to reading, and it frees the pipeline's
     for number, found in enumerate(game.found, start=1):
         view = views / f"{photo.stem}-{number}.jpg"
@@ -46,7 +49,7 @@ def read_upload(photo: Path, rules: GameRules, views: Path) -> PhotoReading:
         reading.kingdoms.append(found.kingdom)
         reading.places.append({"photo": f"photos/{photo.name}", "corners": [list(c) for c in found.corners],
                                "view": view.name if ok else None})
-        reading.notes += [f"{photo.name}: {change}" for change in found.changes]
-    reading.notes += [f"{photo.name}: a kingdom {part.missing}; it is not scored" for part in game.partial]
-    reading.notes += [f"{photo.name}: {note}" for note in game.notes]  # strays, finds left out
+        reading.notes += [f"{label}: {change}" for change in found.changes]
+    reading.notes += [f"{label}: a kingdom {part.missing}; it is not scored" for part in game.partial]
+    reading.notes += [f"{label}: {note}" for note in game.notes]  # strays, finds left out
     return reading

@@ -100,6 +100,37 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+def upload_label(filename: str | None, fallback: str) -> str:
+    r"""The player's own name for an upload, for messages only (files are stored under the folder's names).
+
+    Only the base name is kept, without control characters, and at most 60 characters of it:
+
+    >>> upload_label("C:\\DCIM\\IMG_2031.JPG", "photo 1")
+    'IMG_2031.JPG'
+    >>> upload_label("../../etc/\x1b[31mx.jpg", "photo 2")
+    '[31mx.jpg'
+    >>> upload_label("", "photo 3")
+    'photo 3'
+    """
+    base = (filename or "").replace("\\", "/").rsplit("/", 1)[-1]
+    shown = "".join(c for c in base if c.isprintable()).strip()[:60]
+    return shown or fallback
+
+
+def upload_labels(filenames: list[str | None]) -> list[str]:
+    """Each upload's name in messages: the player's file name, told apart by its place when two are alike
+    (a phone may call every photo image.jpg).
+
+    >>> upload_labels(["IMG_1.jpg", "image.jpg", "image.jpg", None])
+    ['IMG_1.jpg', 'image.jpg (photo 2)', 'image.jpg (photo 3)', 'photo 4']
+    >>> upload_labels([None])
+    ['the photo']
+    """
+    names = [upload_label(f, f"photo {n}" if len(filenames) > 1 else "the photo")
+             for n, f in enumerate(filenames, start=1)]
+    return [f"{name} (photo {n})" if names.count(name) > 1 else name for n, name in enumerate(names, start=1)]
+
+
 def check_size(size: int, name: str = "the photo") -> None:
     """Raise UploadRefused (413) for a photo of more than MAX_PHOTO_BYTES: said before its bytes are read."""
     if size > MAX_PHOTO_BYTES:

@@ -66,6 +66,20 @@ function say(text, kind = "") {
   status.className = kind;
 }
 
+// What an upload gave: each photo that failed, then each note, one line each (several run together otherwise).
+function sayLines(problems, notes) {
+  const status = $("status");
+  status.replaceChildren(...problems.map((p) => line(p, "bad")), ...notes.map((n) => line(n, "")));
+  status.className = "";
+}
+
+function line(text, kind) {
+  const shown = document.createElement("span");
+  shown.className = "line " + kind;
+  shown.textContent = text;
+  return shown;
+}
+
 async function api(path, init) {
   let response;
   try {
@@ -75,7 +89,10 @@ async function api(path, init) {
   }
   let body = null;
   try { body = await response.json(); } catch (e) { /* not JSON: said below */ }
-  if (!response.ok) throw new Error((body && body.error) || `the server answered ${response.status}`);
+  if (!response.ok) {
+    const each = body && body.failures && body.failures.map((f) => f.error).join("\n");
+    throw new Error(each || (body && body.error) || `the server answered ${response.status}`);
+  }
   return body;
 }
 
@@ -135,9 +152,7 @@ async function upload(files) {
     history = history.slice(0, position + 1);
     history.push(gameText(answer));
     position = history.length - 1;
-    const problems = (answer.failures || []).map((f) => f.error);
-    if (problems.length) say(problems.join("; "), "bad");
-    else say((answer.notes || []).join("; "));
+    sayLines((answer.failures || []).map((f) => f.error), answer.notes || []);
   } catch (e) {
     say(e.message, "bad");
   } finally {
