@@ -175,6 +175,10 @@ def test_confident_extra_castles_take_their_next_reading_and_are_marked():
     assert d.legal and types(d.kingdom) == types(truth)
     assert sorted(d.kingdom.uncertain()) == sorted(swamps)
     assert len(d.changes) == 2 and all("exactly one castle and 3 were read" in c for c in d.changes)
+    # in a player's words, as the decoder's other changes, and naming where the castle was kept
+    (castle,) = [square_name(p) for p, s in truth.squares() if s.terrain is Terrain.CASTLE]
+    assert all(re.match(rf"({'|'.join(square_name(p) for p in swamps)}): read as castle \(\d+% sure\), changed to swamp, ", c)
+               and c.endswith(f"keeping it on {castle} gives the likeliest kingdom the box allows") for c in d.changes), d.changes
 
 
 def test_legal_but_doubtful_square_is_marked():

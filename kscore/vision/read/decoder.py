@@ -432,15 +432,20 @@ def _said_demoted(decoding: Decoding, joint: np.ndarray, demoted: list[int], cos
     """The decoding with each demoted castle square marked `?` and its change said; cost counts the demotions."""
     n = decoding.kingdom.size
     kingdom, changes = decoding.kingdom, list(decoding.changes)
-    p_castle = np.exp(joint[:, :, _CASTLE, 0]).reshape(-1)
+    p_castle = np.exp(joint[:, :, _CASTLE, 0]).reshape(-1)  # as the other changes say it: crowns seen count against
+    kept = [square_name(p) for p, square in kingdom.squares() if square.terrain is Terrain.CASTLE]
+    # Said as the decoder's other changes are, in a player's words. The castle kept is the one that gives the
+    # likeliest kingdom the box allows, not always the square read likeliest a castle: say which it is.
+    where = f"keeping it on {kept[0]} gives the likeliest kingdom the box allows" if kept else (
+        "another square looks more like it")
     for i in demoted:
         position = divmod(i, n)
         square = kingdom[position]
         kingdom = kingdom.with_square(position, replace(square, uncertain=True))
         changes.append(
-            f"{square_name(position)}: read castle (p={p_castle[i]:.2f}), decoded as "
+            f"{square_name(position)}: read as castle ({p_castle[i]:.0%} sure), changed to "
             f"{_describe((square.terrain, square.crowns))}: a kingdom has exactly one castle and "
-            f"{len(demoted) + 1} were read; another square looks more like it"
+            f"{len(demoted) + 1} were read; {where}"
         )
     return replace(decoding, kingdom=kingdom, changes=changes, cost=cost)
 
