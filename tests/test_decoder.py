@@ -299,3 +299,23 @@ def test_a_crown_the_counter_misread_on_a_kingdom_it_never_saw_is_repaired_by_th
     as_text = [[".." if sq.terrain is Terrain.EMPTY else f"{letter[sq.terrain]}{sq.crowns}" for sq in row] for row in read]
     assert as_text == rows
     assert score_kingdom(d.kingdom, check=False).total == score
+
+
+def test_a_kingdom_read_without_its_castle_asks_the_player_to_look_where_it_likeliest_is():
+    # The castle read swamp at 0.999 (castle 0.0009, the rest of the kingdom read at 0.9999): the decoder
+    # keeps a reading with no castle (at 0.99 it puts it back). Every kingdom has one: the square likeliest
+    # to be it is marked `?` and a note says where to look.
+    from kscore.vision.read.reader import decode_probabilities
+
+    truth = kingdom(BOARD_1)
+    terrain, crowns = grids(truth, p=0.9999)
+    close_second(terrain[2, 2], TERRAIN_CLASSES.index(Terrain.SWAMP), TERRAIN_CLASSES.index(Terrain.CASTLE),
+                 p_wrong=0.999, p_true=0.0009)
+    read, changes, by_bars = decode_probabilities(terrain, crowns, KINGDOMINO)
+    assert read.castles() == [] and read[2, 2].terrain is Terrain.SWAMP
+    assert read.uncertain() == [(2, 2)]
+    assert changes[-1] == "no castle was read, and every kingdom has one: check row 3, column 3, the square likeliest to be it"
+    # with its castle read, nothing is added
+    terrain, crowns = grids(truth, p=0.9999)
+    read, changes, _ = decode_probabilities(terrain, crowns, KINGDOMINO)
+    assert read.castles() == [(2, 2)] and not any("no castle" in c for c in changes)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from kscore.game.kingdom import Kingdom, Terrain
+from kscore.game.kingdom import Kingdom, Terrain, square_name
+from kscore.vision.read.classes import TERRAIN_INDEX
 
 #: The share of out-of-fold wrong squares the bar should mark ...
 WRONG_MARKED = 0.8
@@ -97,4 +98,29 @@ def mark_doubts(kingdom: Kingdom, terrain_probs: np.ndarray, crown_probs: np.nda
     return kingdom
 
 
-__all__ = ["Doubt", "choose_bar", "mark_doubts", "WRONG_MARKED", "RIGHT_MARKED_AT_MOST"]
+def mark_missing_castle(kingdom: Kingdom, terrain_probs: np.ndarray) -> tuple[Kingdom, list[str]]:
+    """A kingdom read without a castle, with the tile square likeliest to be it marked `?`, and a note saying so.
+
+    Every kingdom has one castle (the start tile), finished or not, so a reading without one is wrong
+    somewhere, and its score usually with it; the decoder never invents the castle, but the player should
+    be asked to look where it likeliest is. A reading with a castle, or with no tile, is returned as it is.
+
+    >>> from kscore.game.textformat import parse_square
+    >>> kingdom = Kingdom.from_rows("Ann", [[parse_square(t) for t in row.split()] for row in ("W0 W0 .", "F1 S0 .", ". . .")])
+    >>> probs = np.full((3, 3, len(TERRAIN_INDEX)), 0.01)
+    >>> probs[1, 1, TERRAIN_INDEX[Terrain.CASTLE]] = 0.3
+    >>> marked, notes = mark_missing_castle(kingdom, probs)
+    >>> marked.uncertain(), notes
+    ([(1, 1)], ['no castle was read, and every kingdom has one: check row 2, column 2, the square likeliest to be it'])
+    """
+    if kingdom.castles() or not any(s.terrain is not Terrain.EMPTY for _, s in kingdom.squares()):
+        return kingdom, []
+    likeness = {p: float(terrain_probs[p][TERRAIN_INDEX[Terrain.CASTLE]])
+                for p, s in kingdom.squares() if s.terrain is not Terrain.EMPTY}
+    best = max(likeness, key=likeness.get)
+    square = kingdom[best]
+    note = f"no castle was read, and every kingdom has one: check {square_name(best)}, the square likeliest to be it"
+    return kingdom.with_square(best, replace(square, uncertain=True)), [note]
+
+
+__all__ = ["Doubt", "choose_bar", "mark_doubts", "mark_missing_castle", "WRONG_MARKED", "RIGHT_MARKED_AT_MOST"]

@@ -19,7 +19,7 @@ from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import crown_probability, find_candidates
 from kscore.vision.read.decoder import DEFAULT_SETTINGS, DecoderSettings, decode
-from kscore.vision.read.doubt import Doubt, mark_doubts
+from kscore.vision.read.doubt import Doubt, mark_doubts, mark_missing_castle
 from kscore.vision.read.features import prepare, terrain_features
 from kscore.vision.read.model import Models, load_models
 
@@ -31,8 +31,9 @@ class BoardReading:
     crown_probs: np.ndarray  # (size, size, 4), P(0..3 crowns)
     changes: list[str] = field(default_factory=list)  # what the decoder changed, and why
     doubt: Doubt | None = None  # the models' bars for marking `?` (kept for re-reading)
-    # The squares `?` only because a classifier was under its bar. They ask the player to look, but
-    # say little about whether the grid frames a kingdom: the decoder's doubts do (see decoder_doubts).
+    # The squares `?` only because a classifier was under its bar, or because no castle was read. They ask
+    # the player to look, but say little about whether the grid frames a kingdom: the decoder's doubts do
+    # (see decoder_doubts).
     marked_by_bars: frozenset[Position] = frozenset()
 
     def decoder_doubts(self) -> int:
@@ -69,8 +70,11 @@ def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, til
     decoding = decode(terrain_probs, crown_probs, tileset, name, settings=settings)
     seen = terrain_probs if seen_terrain is None else seen_terrain
     kingdom = mark_doubts(decoding.kingdom, seen, crown_probs, doubt)
+    # A real game's kingdom without a castle: the likeliest square asks to be looked at. Counted with the
+    # bars' marks: it asks the player to look, it does not say the grid frames no kingdom.
+    kingdom, missing = mark_missing_castle(kingdom, seen) if tileset is not None else (kingdom, [])
     by_bars = frozenset(kingdom.uncertain()) - frozenset(decoding.kingdom.uncertain())
-    return kingdom, list(decoding.changes), by_bars
+    return kingdom, list(decoding.changes) + missing, by_bars
 
 
 def read_board(
