@@ -59,7 +59,8 @@ def main() -> int:
     parser.add_argument("--turns", type=int, nargs="+", default=list(TURNS), choices=list(TURNS))
     args = parser.parse_args()
     if not (args.data / LABELS).is_file():
-        print(f"eval_turned: no {LABELS} in {args.data} (a folder labelled by extent, as photos-loose)", file=sys.stderr)
+        print(f"eval_turned: no {LABELS} in {args.data} (a folder labelled by extent, as photos-loose)",
+              file=sys.stderr)
         return 2
     scores: dict[str, list] = {}
     with tempfile.TemporaryDirectory() as tmp:

@@ -165,7 +165,8 @@ def create_app(root: Path, workers: int | None = None) -> Starlette:
         failed = [f for f in readings if isinstance(f, Failure)]
         read = [r for r in readings if not isinstance(r, Failure)]
         all_failures = [{"source": label, "error": r.message, "exit_code": 2} for label, r in failures]
-        all_failures += [{**f, "source": Path(f["source"]).name, "error": _named(plain(f["error"]), failure.path, labels)}
+        all_failures += [{**f, "source": Path(f["source"]).name,
+                          "error": _named(plain(f["error"]), failure.path, labels)}
                          for f, failure in zip(failures_json(failed), failed)]
         if not read:
             status = failures[0][1].status if failures and not failed else 400

@@ -106,7 +106,8 @@ def mark_missing_castle(kingdom: Kingdom, terrain_probs: np.ndarray) -> tuple[Ki
     be asked to look where it likeliest is. A reading with a castle, or with no tile, is returned as it is.
 
     >>> from kscore.game.textformat import parse_square
-    >>> kingdom = Kingdom.from_rows("Ann", [[parse_square(t) for t in row.split()] for row in ("W0 W0 .", "F1 S0 .", ". . .")])
+    >>> rows = ("W0 W0 .", "F1 S0 .", ". . .")
+    >>> kingdom = Kingdom.from_rows("Ann", [[parse_square(t) for t in row.split()] for row in rows])
     >>> probs = np.full((3, 3, len(TERRAIN_INDEX)), 0.01)
     >>> probs[1, 1, TERRAIN_INDEX[Terrain.CASTLE]] = 0.3
     >>> marked, notes = mark_missing_castle(kingdom, probs)
