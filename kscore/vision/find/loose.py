@@ -30,7 +30,12 @@ and the seams do not line up across the kingdom. So here:
    most 49 squares (and a few strays) of tile; a period about half that one
    under the short side's bound alone is taken instead (table joined to the
    piece lengthens its long side, and the bound then excludes the square's
-   side, so twice it was found). Then the tiles are opened
+   side, so twice it was found). Lone dominoes among the pieces say the
+   square's side too, from their outline alone (`domino_side`: the long side
+   less the short), and overrule a period more than 5% from it (a cloth's
+   or a print's period; a few tiles laid apart with wide gaps, whose period
+   came out short and whose four squares in a row spanned five cells).
+   Then the tiles are opened
    again in proportion to a square, pieces under half a square or small and
    not solid (clusters of dots) are dropped, and pieces up to half a square
    apart are one group: a candidate kingdom or a stray. Per group, its turn:
@@ -107,6 +112,16 @@ MIN_PITCH = 8
 #: Ratio to the pitch found under the largest piece's bounds within which a period found under its short side's
 #: alone is taken instead (that pitch was twice the square's: table joined to the piece).
 HALF_PITCH = (0.4, 0.6)
+#: A lone domino among the tile mask's pieces: its outline fills at least this share of its bounding rectangle
+#: (a clean domino's fills 0.97, its corners rounded by the opening; one with a carpet's dots joined to an end,
+#: longer by a third of a square, 0.91),
+#: its long side over its short lies in this range (2 squares by 1, each plus the same rim: 1.6-2.1), and the
+#: rim (short side less the square's) is within this share of a square (the mask's blur, a tile's shadow).
+DOMINO_FILL = 0.95
+DOMINO_RATIO = (1.6, 2.1)
+DOMINO_RIM = (-0.05, 0.3)
+#: Relative difference between the autocorrelation's pitch and the lone dominoes' side above which the latter is taken.
+DOMINO_AGREE = 0.05
 #: Offsets tried per axis for the coarse lattice (each cell is then fitted on its own).
 LATTICE_OFFSETS = 16
 #: Relative difference between the photo's pitch and the one a group's own fits say above which the
@@ -712,6 +727,9 @@ def _groups(work: np.ndarray, fg: np.ndarray, outlined: np.ndarray | None = None
         pitch = half
     if pitch is None:
         return [], (labels == largest).astype(np.uint8)
+    side = domino_side(labels, stats)
+    if side is not None and abs(pitch / side - 1) > DOMINO_AGREE:
+        pitch = side
     # Then the tiles again, opened in proportion to a square: a tile's worn or dark rim
     # (a mine, the castle) no longer splits a loosely laid kingdom into pieces.
     sure = tile_mask(fg, max(5, SURE_OPEN * pitch))  # a cell is surely tile only where this covers it
@@ -735,6 +753,39 @@ def _groups(work: np.ndarray, fg: np.ndarray, outlined: np.ndarray | None = None
         elif blob.sum() >= 2 * MIN_GROUP_SQUARES * pitch * pitch:
             unread |= blob
     return out, unread
+
+
+def domino_side(labels: np.ndarray, stats: np.ndarray) -> float | None:
+    """The square's side (px) that the lone dominoes among the tile mask's pieces show, their median (None: none).
+
+    A domino is two squares: its outline's long side is two squares and its short side one, each plus the
+    same rim (the mask's blur, a tile's shadow, what the opening trims), so their difference is a square's
+    side whatever the rim. The edges' autocorrelation says a period, which a print's or a table's pattern can
+    set (a 2x3 kingdom on a cloth read 3x5 at 0.6 of its square), and on a few tiles laid apart with gaps a
+    few % short (a 3x4 kingdom read 4x5). A 3x5 block of tiles has the ratio of a domino but a rim of a
+    whole square: no lone domino. A piece under two of the smallest squares read (MIN_GROUP_SHARE) is none
+    either: clusters of a carpet's dots are domino-shaped too.
+
+    >>> mask = np.zeros((200, 300), np.uint8); mask[50:112, 40:162] = 1; mask[20:180, 200:260] = 1
+    >>> _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    >>> round(domino_side(labels, stats))
+    60
+    """
+    sides = []
+    for j in range(1, len(stats)):
+        x, y, w, h = stats[j, :4]
+        if stats[j, cv2.CC_STAT_AREA] < 2 * MIN_GROUP_SHARE * labels.size or \
+                stats[j, cv2.CC_STAT_AREA] < 0.5 * DOMINO_FILL * min(w, h) ** 2:
+            continue  # under two of the smallest squares read (a carpet's dots), or thin or hollow: no domino
+        outline, _ = cv2.findContours((labels[y:y + h, x:x + w] == j).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                      cv2.CHAIN_APPROX_SIMPLE)
+        (_, _), (a, b), _ = cv2.minAreaRect(max(outline, key=cv2.contourArea))
+        a, b = sorted((a, b))
+        side = b - a
+        if (side > MIN_PITCH and stats[j, cv2.CC_STAT_AREA] >= DOMINO_FILL * a * b
+                and DOMINO_RATIO[0] <= b / a <= DOMINO_RATIO[1] and DOMINO_RIM[0] <= a / side - 1 <= DOMINO_RIM[1]):
+            sides.append(side)
+    return float(np.median(sides)) if sides else None
 
 
 def _tile_pieces(mask: np.ndarray, pitch: float) -> np.ndarray:
