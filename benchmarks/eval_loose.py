@@ -91,7 +91,8 @@ def main(argv=None) -> int:
                     "tiles over earlier ones (figures measured before then were on these)")
     ap.add_argument("--painted-glare", action="store_true", help="glare painted over the print as the scenes drew it "
                     "until 2026-12-02 (main at 3b7cdb0), not light added over it")
-    ap.add_argument("--list", action="store_true", help="one line per scene not found, not exact or read at the wrong extent")
+    ap.add_argument("--list", action="store_true", help="one line per scene not found, not exact or read at the wrong "
+                    "extent (\"no '?'\": a wrong score with no square marked)")
     ap.add_argument("--save", type=Path, help="write the scenes not found or not exact here as JPEGs")
     ap.add_argument("--surface", help="read only scenes on these surfaces (comma list, e.g. dotted,stone); "
                     "every scene is still drawn, so a seed's scenes stay the same")
@@ -150,6 +151,7 @@ def main(argv=None) -> int:
             got = "not found" if not ok else (f"score {kingdom_points(read[best[1]].kingdom)}, squares {best[0]}/{truth.squares}"
                                               f", {len(read[best[1]].kingdom.castles())} castle(s)")
             got += f", extent read {ext[0]}x{ext[1]}" if extent_wrong else ""
+            got += ", no '?'" if ok and not is_exact and not read[best[1]].kingdom.uncertain() else ""
             also = f"; false finds {', '.join(f'{r}x{c} ({n} castles)' for r, c, n in extra)}" if extra else ""
             print(f"  scene {s} ({scene.surface}, {len(scene.rows)}x{len(scene.rows[0])} of {scene.size}x{scene.size},"
                   f" {scene.strays} strays, pitch {scene.pitch:.0f}): truth {scene.score}, {got}{also}")
