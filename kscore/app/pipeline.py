@@ -104,8 +104,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         # No square block of 5x5 or 7x7 squares: a kingdom laid by hand (gaps, shifted rows,
         # smaller than its frame) is looked for tile by tile.
         return _tile_by_tile(photo, rules, models, start, partial, found.seen)
-    # Photo order: top to bottom, then left to right, so names are stable.
-    complete.sort(key=lambda b: (round(b.corners[:, 1].mean() / (photo.size[1] / 4)), b.corners[:, 0].mean()))
+    complete.sort(key=lambda b: _photo_order(b.corners, photo.size))
     names = kingdom_names(path.stem, len(complete))
     tileset = _tileset(rules)
     detailed = photo_for_reading(photo, complete)
@@ -149,10 +148,17 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     if not read and unlike_grids:
         # Every grid was laid across tiles of another size or over strays: the photo is read as if no grid showed.
         return _tile_by_tile(photo, rules, models, start, partial, found.seen, loose)
-    read, twice = one_kingdom_per_place(read)
+    whole: list[PhotoKingdom] = []
+    if partial:  # beside a grid kept, a second kingdom laid by hand: its frame runs off the photo, its tiles do not
+        if loose is None:
+            loose = loose_readings(photo, tileset, models, with_partial=True)
+        whole, partial = whole_where_cut(loose[0], replaced, partial)
+    read, twice = one_kingdom_per_place(read + whole)
     read, notes = not_kingdoms(read)
     notes = unlike_grids + twice + notes
-    if len(read) < len(complete):  # named again: "photo", not "photo-1" alone
+    if whole:  # in photo order, as the names say
+        read.sort(key=lambda k: _photo_order(k.corners, photo.size))
+    if len(read) != len(complete):  # named again: "photo", not "photo-1" alone
         read = [replace(k, kingdom=replace(k.kingdom, name=n)) for k, n in zip(read, kingdom_names(path.stem, len(read)))]
     return PhotoGame(
         rules,
@@ -165,6 +171,38 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         photo_size=photo.size,
         notes=tuple(notes),
     )
+
+
+def _photo_order(corners, photo_size: tuple[int, int]) -> tuple:
+    """Where a kingdom comes in the photo's order, which its name follows: top to bottom (by quarters of the
+    photo's height), then left to right, so names are stable."""
+    import numpy as np
+
+    centre = np.float32(corners).reshape(-1, 2).mean(axis=0)
+    return round(float(centre[1]) / (photo_size[1] / 4)), float(centre[0])
+
+
+def whole_where_cut(kingdoms, replaced: set[int], partial: tuple) -> tuple[list[PhotoKingdom], tuple]:
+    """The kingdoms found tile by tile where the block finder saw a kingdom cut by the photo's edge, and the
+    cut kingdoms they do not explain: (PhotoKingdoms, PartialKingdoms left).
+
+    The block finder lays a 5x5 or 7x7 frame over a kingdom; one laid by hand and smaller than its frame
+    (2x5 in a game of 5x5) gets a frame that runs off the photo although its tiles lie well inside it: two
+    kingdoms in one photo, the second was said to be cut and went unscored. Tile by tile its group is not
+    cut (loose_readings reads only those) and reads a castle: it is the kingdom, read. Only where the block
+    finder saw a kingdom too: a group reading a castle elsewhere beside a kept grid is more often a stray read
+    wrong (a castle read on a draft line's tile).
+    kingdoms: loose_readings' kingdoms (frame corners, LooseKingdom, BoardReading); replaced: those already
+    standing in for a grid.
+    """
+    whole, explained = [], set()
+    for i, (corners, group, reading) in enumerate(kingdoms):
+        cut_here = [j for j, p in enumerate(partial) if _overlap(p.corners, group.corners) >= OVERLAP_SHARE]
+        if i in replaced or not cut_here:
+            continue
+        whole.append(PhotoKingdom(reading.kingdom, rounded_corners(corners), tuple(reading.changes), group.extent))
+        explained.update(cut_here)
+    return whole, tuple(p for j, p in enumerate(partial) if j not in explained)
 
 
 def _kept_grid(photo, board, name: str, tileset, models, reading) -> PhotoKingdom:
@@ -498,7 +536,7 @@ def read_loose_photo(photo, rules: GameRules, models=None, start: float | None =
              "(draft line, discards?), not scored" for _, g, _ in strays]
     if not kingdoms:
         return None
-    kingdoms.sort(key=lambda k: (round(k[0][:, 1].mean() / (photo.size[1] / 4)), k[0][:, 0].mean()))
+    kingdoms.sort(key=lambda k: _photo_order(k[0], photo.size))
     read = [PhotoKingdom(reading.kingdom, rounded_corners(corners),
                          tuple(reading.changes), group.extent) for corners, group, reading in kingdoms]
     read, left_out = not_kingdoms(read)
