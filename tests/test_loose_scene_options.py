@@ -6,6 +6,7 @@ Scenes are cut from the labelled boards: they need ../shared/data and skip visib
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -106,3 +107,23 @@ def test_a_broad_sheen_adds_blue_light_over_the_print_as_on_photos_loose(bank, s
     assert np.median(shone - board, axis=(0, 1))[0] >= np.median(shone - board, axis=(0, 1))[2]  # blue light
     painted, _ = _broad_glare(board, tiles, np.random.default_rng(seed), 100.0, 0.0, painted=True)
     assert _blue_of_most_veiled(board, painted)[1] < min(0.8, kept - 0.2)
+
+
+def test_a_fixed_frame_square_and_table_change_nothing_else_the_seed_draws(bank):
+    """Two kingdoms on one table (benchmarks/eval_two_loose.py) are two scenes drawn at one size and square on
+    the halves of one surface: the kingdoms, extents and scores stay the seed's, only the picture's size, the
+    tiles' size and the table under them are the ones given."""
+    from kscore.lab.loose_scenes import draw_surface, make_loose_scene
+
+    table = draw_surface("wood", np.random.default_rng(0), 1100, 1300)
+    free = make_loose_scene(bank, np.random.default_rng(5))
+    fixed = make_loose_scene(bank, np.random.default_rng(5), frame=(1300, 1100), square=70.0, table=table)
+    assert (free.rows, free.score, free.strays, free.surface) == (fixed.rows, fixed.score, fixed.strays, fixed.surface)
+    assert fixed.image.shape == (1100, 1300, 3) and fixed.pitch == 70.0 and free.pitch != 70.0
+    sides = [np.linalg.norm(q[1] - q[0]) for q in fixed.quads.values()]
+    assert abs(np.median(sides) / 70.0 - 1) < 0.1  # squares drawn at the square given
+    # Away from the tiles the picture is the table given (under the scene's own light): a corner patch
+    # follows the wood's grain far better than another table's.
+    corner = lambda im: cv2.cvtColor(im[:120, :120].astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32).ravel()
+    other = draw_surface("wood", np.random.default_rng(1), 1100, 1300)
+    assert np.corrcoef(corner(fixed.image), corner(table))[0, 1] > np.corrcoef(corner(fixed.image), corner(other))[0, 1] + 0.3

@@ -149,10 +149,13 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         # Every grid was laid across tiles of another size or over strays: the photo is read as if no grid showed.
         return _tile_by_tile(photo, rules, models, start, partial, found.seen, loose)
     whole: list[PhotoKingdom] = []
-    if partial:  # beside a grid kept, a second kingdom laid by hand: its frame runs off the photo, its tiles do not
+    # Beside the grids kept, another kingdom laid by hand: its frame seen running off the photo though its tiles
+    # do not, or tiles no grid frames.
+    apart = found.elsewhere >= LEAST_TILES
+    if partial or apart:
         if loose is None:
             loose = loose_readings(photo, tileset, models, with_partial=True)
-        whole, partial = whole_where_cut(loose[0], replaced, partial)
+        whole, partial = kingdoms_beside_grids(loose[0], replaced, partial, read if apart else None)
     read, twice = one_kingdom_per_place(read + whole)
     read, notes = not_kingdoms(read)
     notes = unlike_grids + twice + notes
@@ -182,27 +185,38 @@ def _photo_order(corners, photo_size: tuple[int, int]) -> tuple:
     return round(float(centre[1]) / (photo_size[1] / 4)), float(centre[0])
 
 
-def whole_where_cut(kingdoms, replaced: set[int], partial: tuple) -> tuple[list[PhotoKingdom], tuple]:
-    """The kingdoms found tile by tile where the block finder saw a kingdom cut by the photo's edge, and the
-    cut kingdoms they do not explain: (PhotoKingdoms, PartialKingdoms left).
+def kingdoms_beside_grids(kingdoms, replaced: set[int], partial: tuple,
+                          grids: list[PhotoKingdom] | None = None) -> tuple[list[PhotoKingdom], tuple]:
+    """The kingdoms found tile by tile beside the grids kept, and the cut kingdoms they do not explain:
+    (PhotoKingdoms, PartialKingdoms left).
 
-    The block finder lays a 5x5 or 7x7 frame over a kingdom; one laid by hand and smaller than its frame
-    (2x5 in a game of 5x5) gets a frame that runs off the photo although its tiles lie well inside it: two
-    kingdoms in one photo, the second was said to be cut and went unscored. Tile by tile its group is not
-    cut (loose_readings reads only those) and reads a castle: it is the kingdom, read. Only where the block
-    finder saw a kingdom too: a group reading a castle elsewhere beside a kept grid is more often a stray read
-    wrong (a castle read on a draft line's tile).
+    A photo of the table shows every player's kingdom; the block finder frames the neat ones. One laid by hand
+    and smaller than its frame (2x5 in a game of 5x5) gets a frame that runs off the photo though its tiles
+    lie well inside it, and was said to be cut; or no frame at all, and was never looked for. Tile by tile its
+    group is whole (loose_readings reads only those) and reads a castle: it is a kingdom, read. Taken:
+    - where the block finder saw a kingdom cut: both finders saw one there;
+    - with `grids` (the finds kept; given when the block finder saw tiles outside them, tiles_elsewhere), a
+      group apart from every one of them that reads its castle without doubt. A group reading a castle in
+      doubt beside a kept grid is more often a stray read wrong (a castle read on a draft line's tile).
     kingdoms: loose_readings' kingdoms (frame corners, LooseKingdom, BoardReading); replaced: those already
     standing in for a grid.
     """
     whole, explained = [], set()
     for i, (corners, group, reading) in enumerate(kingdoms):
         cut_here = [j for j, p in enumerate(partial) if _overlap(p.corners, group.corners) >= OVERLAP_SHARE]
-        if i in replaced or not cut_here:
+        apart = grids is not None and _sure_castle(reading.kingdom) and all(
+            _overlap(tiles_outline(k), group.corners) < OVERLAP_SHARE for k in grids)
+        if i in replaced or not (cut_here or apart):
             continue
         whole.append(PhotoKingdom(reading.kingdom, rounded_corners(corners), tuple(reading.changes), group.extent))
         explained.update(cut_here)
     return whole, tuple(p for j, p in enumerate(partial) if j not in explained)
+
+
+def _sure_castle(kingdom: Kingdom) -> bool:
+    """Whether the kingdom reads exactly one castle, not marked `?`."""
+    castles = kingdom.castles()
+    return len(castles) == 1 and not kingdom[castles[0]].uncertain
 
 
 def _kept_grid(photo, board, name: str, tileset, models, reading) -> PhotoKingdom:

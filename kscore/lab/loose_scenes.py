@@ -422,7 +422,9 @@ def settle(tiles: list[np.ndarray]) -> list[np.ndarray]:
 def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | None = None,
                      size: int | None = None, strays: int | None = None, jpeg: bool = True,
                      dominoes: tuple[int, int] | None = None, glare: str | None = None,
-                     overlapping: bool = False, painted_glare: bool | None = None) -> LooseScene:
+                     overlapping: bool = False, painted_glare: bool | None = None,
+                     frame: tuple[int, int] | None = None, square: float | None = None,
+                     table: np.ndarray | None = None) -> LooseScene:
     """One kingdom laid by hand on a random surface, maybe with stray dominoes beside it.
 
     surface: one of SURFACES or MORE_SURFACES (by default a random one of SURFACES). glare: "veil"
@@ -443,6 +445,12 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     before, a blend toward white or a pale tint over the print, easier to read through than the real sheen of
     photos-loose; the same random numbers either way. By default it goes with `overlapping`: the old scenes
     whole, as tests pin them.
+
+    frame (w, h), square (px per square) and table (an h x w draw_surface image) fix the image's size, the
+    tiles' and the surface in place of the drawn ones (drawn all the same, so the scene is otherwise the
+    seed's): two halves of one table, at one square, joined make a photo of two kingdoms on one table
+    (benchmarks/eval_two_loose.py). The square must leave room for the kingdom and its strays in the frame
+    (w over 12 and h over 10 squares fit any).
     """
     from kscore.game.kingdom import Kingdom
     from kscore.game.scoring import score_kingdom
@@ -461,12 +469,15 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     placed, castle = build_kingdom(rng, size, count, bank)
     strays = int(rng.choice([0, 0, 1, 2, 3])) if strays is None else strays
     w, h = int(rng.choice([1600, 1400, 1200])), int(rng.choice([1200, 1050, 900]))
+    w, h = frame or (w, h)
     cells = [castle] + [p for d in placed for p in d.cells]
     r0, c0 = min(p[0] for p in cells), min(p[1] for p in cells)
     rows_n, cols_n = max(p[0] for p in cells) - r0 + 1, max(p[1] for p in cells) - c0 + 1
     pitch = rng.uniform(0.6, 0.9) * min(w / (cols_n + 3 + 2 * (strays > 0)), h / (rows_n + 3), 170)
+    pitch = square or pitch
     theta = rng.uniform(-25, 25)
     img = draw_surface(surface, rng, h, w).astype(np.float32)
+    img = img if table is None else table.astype(np.float32)
     tiles = np.zeros((h, w), np.float32)
     centre = np.array([w / 2 + rng.uniform(-0.1, 0.1) * w, h / 2 + rng.uniform(-0.1, 0.1) * h])
     if strays:
