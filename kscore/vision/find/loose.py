@@ -104,6 +104,9 @@ HOLE_SQUARES = 0.5
 PIECE_SOLIDITY = 0.85
 #: Largest extent a kingdom may have (7x7, Mighty Duel).
 MAX_EXTENT = 7
+#: A group is cut by a side of the photo only if its tile squares come within this many squares of it
+#: (cut_sides): a square cut in half reads as table, and a gap may lie before it.
+CUT_REACH = 1.0
 #: Squares a kingdom's piece of tiles may span beyond its extent (gaps between tiles, dominoes laid a
 #: quarter square off or turned): a 7x7 laid by hand spans up to ~7.8 squares.
 SPAN_SLACK = 1.5
@@ -657,11 +660,18 @@ def _groups_not_cut_by_table(work: np.ndarray) -> tuple[list[_Group], np.ndarray
     fg = np.maximum(texture, colour)
     outlined = solid_detail(texture)
     groups, unread = _groups(work, fg, outlined)
-    if not any(g.touches for g in groups) and not unread.any():
+    if not any(g.reaches for g in groups) and not unread.any():
         return groups, fg
     tied = np.maximum(texture, tied_to_detail(colour, texture, unread))
     again, _ = _groups(work, tied, outlined)
-    return (again, tied) if _most_squares(again, whole=True) > _most_squares(groups) else (groups, fg)
+    # A group whose blob runs to the photo's edge though its tiles stop short of it (cut_sides) has table
+    # joined to it: its squares are no measure the groups found again must beat, and a whole kingdom as
+    # large as the first reading's others, found with the table cut back, is the better reading.
+    table_joined = any(g.reaches and not g.touches for g in groups)
+    measured = _most_squares([g for g in groups if g.touches or not g.reaches])
+    found_again = _most_squares(again, whole=True)
+    better = found_again > measured or (table_joined and 0 < found_again == measured)
+    return (again, tied) if better else (groups, fg)
 
 
 def _most_squares(groups: list[_Group], whole: bool = False) -> int:
@@ -680,8 +690,9 @@ class _Group:
     extent: tuple[int, int]
     corners: np.ndarray
     pitch: float
-    touches: list[str]
+    touches: list[str]  # the sides of the photo that cut its tiles (cut_sides)
     ring: dict
+    reaches: bool = False  # its blob runs to the photo's edge (tiles or table joined to them)
 
     def scaled(self, k: float) -> LooseKingdom:
         from kscore.vision.find.localise import _cut_text
@@ -989,10 +1000,37 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
             if not (r0 <= rr <= r1 and c0 <= cc <= c1):
                 ring[(rr - r0, cc - c0)] = unrotate([at(cc, rr), at(cc + 1, rr), at(cc + 1, rr + 1), at(cc, rr + 1)])
     corners = unrotate([at(c0, r0), at(c1 + 1, r0), at(c1 + 1, r1 + 1), at(c0, r1 + 1)])
-    edge = 2
-    touches = [side for side, strip in (("left", blob[:, :edge]), ("right", blob[:, -edge:]),
-                                        ("top", blob[:edge]), ("bottom", blob[-edge:])) if strip.any()]
-    return _Group(out_cells, out_share, extent, corners, float(p), touches, ring)
+    touches = cut_sides(blob, [out_cells[k] for k, t in out_share.items() if t >= TILE_SHARE], p)
+    reaches = any(strip.any() for strip in _edge_strips(blob).values())
+    return _Group(out_cells, out_share, extent, corners, float(p), touches, ring, reaches)
+
+
+def _edge_strips(blob: np.ndarray, edge: int = 2) -> dict:
+    """The blob's strips along each side of the photo, `edge` pixels wide."""
+    return {"left": blob[:, :edge], "right": blob[:, -edge:], "top": blob[:edge], "bottom": blob[-edge:]}
+
+
+def cut_sides(blob: np.ndarray, tile_quads: list, pitch: float) -> list[str]:
+    """The sides of the photo that cut a group: its blob reaches them and so do its tile squares.
+
+    "Cut by the photo's edge" is a claim about tiles. A carpet's band of dots or a wedge of glare joined
+    to a kingdom in the middle of the photo carries its blob to the edge while its squares read as tile
+    stop squares short of it. A square the edge cuts in half reads as table, so a kingdom truly cut
+    has tile squares within CUT_REACH squares of that edge.
+
+    >>> blob = np.zeros((100, 200), np.uint8); blob[40:60, :120] = 1  # reaches the left edge
+    >>> square = lambda x, y: np.float64([[x, y], [x + 20, y], [x + 20, y + 20], [x, y + 20]])
+    >>> cut_sides(blob, [square(5, 40), square(25, 40)], 20.0)  # tiles at the edge: cut
+    ['left']
+    >>> cut_sides(blob, [square(80, 40), square(100, 40)], 20.0)  # tiles 4 squares in: a band of table
+    []
+    """
+    h, w = blob.shape
+    reach = CUT_REACH * pitch
+    pts = np.concatenate([np.asarray(q, float) for q in tile_quads]) if tile_quads else np.zeros((0, 2))
+    near = {"left": pts[:, 0].min(initial=np.inf) <= reach, "right": pts[:, 0].max(initial=-np.inf) >= w - 1 - reach,
+            "top": pts[:, 1].min(initial=np.inf) <= reach, "bottom": pts[:, 1].max(initial=-np.inf) >= h - 1 - reach}
+    return [side for side, strip in _edge_strips(blob).items() if strip.any() and near[side]]
 
 
 __all__ = ["LooseKingdom", "find_loose", "mask_shares", "cell_share", "tile_mask", "tile_foreground", "chroma_foreground", "turn", "pitch_of",
