@@ -25,6 +25,7 @@ before any colour blob, when that quad's lattice fits the whole frame.
 from __future__ import annotations
 
 from dataclasses import dataclass
+import weakref
 from functools import lru_cache
 
 import cv2
@@ -114,17 +115,47 @@ class Localisation:
 
 
 def working_image(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> tuple[np.ndarray, float]:
-    """The image at localisation resolution and the factor back to `image` pixels."""
+    """The image at localisation resolution and the factor back to `image` pixels.
+
+    The last photo's is kept (see _remembered): localise and then find.loose, for a photo with no whole
+    grid or a grid in doubt, both start from it (a pyrDown and a resize of the decoded photo, ~7 ms).
+    """
     original = max(image.shape[:2])
     factor = original / long_side
     if factor <= 1:
         return image, 1.0
+    key = ("working_image", long_side)
+    kept = _remembered(image, key)
+    if kept is not None:
+        return kept
+    source = image
     while factor >= 2:  # halving first: cheap, and the final linear resize then barely aliases
         image = cv2.pyrDown(image)
         factor /= 2
     if factor > 1.05:
         image = cv2.resize(image, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_LINEAR)
-    return image, original / max(image.shape[:2])
+    return _remember(source, key, (image, original / max(image.shape[:2])))
+
+
+#: The last result of working_image and of foreground: (weak reference to the input array, what else it was
+#: asked with, the result). One entry each, replaced whole, so threads at worst miss it.
+_LAST: dict[str, tuple] = {}
+
+
+def _remembered(source: np.ndarray, key: tuple):
+    """What _remember kept for this very array (not a copy of it) and key, else None."""
+    entry = _LAST.get(key[0])
+    return entry[2] if entry is not None and entry[0]() is source and entry[1] == key else None
+
+
+def _remember(source: np.ndarray, key: tuple, result):
+    """Keep `result` of `source` for _remembered, its arrays made read-only: it is handed to every
+    caller, and one writing into it would change what the next one gets (an error instead)."""
+    for array in result if isinstance(result, tuple) else (result,):
+        if isinstance(array, np.ndarray):
+            array.flags.writeable = False
+    _LAST[key[0]] = (weakref.ref(source), key, result)
+    return result
 
 
 def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.ndarray | None = None) -> np.ndarray:
@@ -135,6 +166,16 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.
     photographer, a lamp) are darker than the border but keep its
     chromaticity and smoothness: they are taken out again.
     """
+    key = ("foreground", strip, bins)
+    if skip is None:  # localise, then find.loose's colour_foreground, on the same working image
+        kept = _remembered(image, key)
+        if kept is not None:
+            return kept
+        return _remember(image, key, _foreground(image, strip, bins, None))
+    return _foreground(image, strip, bins, skip)
+
+
+def _foreground(image: np.ndarray, strip: float, bins: int, skip: np.ndarray | None) -> np.ndarray:
     h, w = image.shape[:2]
     blurred = cv2.GaussianBlur(image, (5, 5), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2Lab)
