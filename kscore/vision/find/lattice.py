@@ -390,6 +390,31 @@ def _seam_observations(g: np.ndarray, size: int, px: int, m: int, window: float 
     r = int(window * px)
     rows = slice(int(0.1 * half), int(0.9 * half))  # of each half square: off the grid crossings
     ys = m + np.arange(2 * size) * half + (rows.start + rows.stop) / 2
+    los = m + np.arange(size + 1) * px - r
+    width = 2 * r + 1
+    if los[0] < 1 or los[-1] + width > g.shape[1] - 1 or g.shape[0] < m + size * px:
+        return _seam_observations_line_by_line(g, size, px, m, r, rows, ys)
+    # Every line's window at once, as a view (line, half square, row, column across the line): the same
+    # numbers as line by line (fit_seam_homography's views always leave the room), ~3x faster.
+    band = g[m : m + size * px]
+    s0, s1 = band.strides
+    view = np.lib.stride_tricks.as_strided(band[:, los[0]:], (size + 1, 2 * size, half, width),
+                                           (px * s1, half * s0, s0, s1), writeable=False)
+    prof = view[:, :, rows].mean(axis=2)
+    i = np.argmax(prof, axis=2)
+    ok = (i > 0) & (i < width - 1)
+    k, j = np.nonzero(ok)  # line by line, half squares in order, as the loop gave them
+    i = i[ok]
+    a, b, cc = prof[k, j, i - 1], prof[k, j, i], prof[k, j, i + 1]
+    den = a - 2 * b + cc
+    off = np.where(den < 0, 0.5 * (a - cc) / np.where(den < 0, den, -1.0), 0.0)
+    strength = b / np.maximum(np.median(prof[k, j], axis=1), 1.0)
+    return np.column_stack([los[k] + i + off, ys[j], k, strength])
+
+
+def _seam_observations_line_by_line(g: np.ndarray, size: int, px: int, m: int, r: int, rows: slice, ys: np.ndarray):
+    """_seam_observations one line at a time, where a line's window runs into the view's edge."""
+    half = px // 2
     out = []
     for k in range(size + 1):
         c = m + k * px

@@ -905,8 +905,9 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         # its ragged edge cut them, so counting squares failed. Each way of
         # adding them back settles on its seams; the one showing most wins,
         # if its outer lines also lie on more edge (as in _settle_shift).
-        cap = float(np.percentile(seam_samples(edges, best, best_fit.size), SHIFT_CAP))
-        least = SHIFT_GAIN * seam_energy(edges, best, best_fit.size, cap=cap)
+        samples = seam_samples(edges, best, best_fit.size)
+        cap = float(np.percentile(samples, SHIFT_CAP))
+        least = SHIFT_GAIN * float(np.mean(np.minimum(samples, cap)))  # seam_energy(..., cap=cap), sampled once
         settled = _missed_row_grids(work, edges, outline, (best_fit.size, 12 - best_fit.size))
         better = [r for r in settled if seam_energy(edges, r[0], r[1].size, cap=cap) > least]
         best, best_fit = max([(best, best_fit)] + better, key=lambda r: (r[1].seams, r[1].contrast))
