@@ -1,0 +1,131 @@
+"""Where the finder cuts a hand-laid kingdom's squares, and what that costs the reading.
+
+`eval_loose.py` measures finding and reading together, `eval_loose_reading.py`
+reading alone at the true quads. This one sits between them: each scene of
+kscore.lab.loose_scenes is found by kscore.vision.find.loose, and its group of
+tiles (the one matching most of the kingdom's tiles) is read twice through
+kscore.vision.read.cells with the same shares of tile and the same frame: once
+at the cells the finder fitted, once with each matched cell replaced by its
+tile's true quad. The difference in exact scores is what the cells' placement
+costs; what the true quads still lose is the reader's (and the tile-or-table
+calls').
+
+Printed: how the fitted cells lie against their tiles (side ratio, centre offset
+in squares, their median and 90th percentile), exact scores at the fitted cells
+and at the true quads, and with --shift S, exact scores at the true quads moved
+by a random offset (normal, S squares on each axis): how sensitive the reader
+is to where a square is cut. --list names the scenes the two readings score
+differently.
+
+    python benchmarks/eval_loose_cells.py --scenes 100 --seed 7 --holdout --models /tmp/holdout/recognition.npz
+    python benchmarks/eval_loose_cells.py --scenes 100 --seed 7 --holdout --models FILE --shift 0.05
+
+Measured on 2026-12-04 (main ffb7d9d, held-out fit): seed 7 at the fitted cells 82, at the true quads 93,
+the true quads moved by 0.05 of a square 82, by 0.1 46; seed 566 75 and 78. The cells were 3.6% larger
+than their tiles (median; the lattice's pitch is a tile and the gap beside it), their centres 0.034 of a
+square off (90th percentile 0.088).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
+
+from kscore.app.pipeline import _tileset, frame_size  # noqa: E402
+from kscore.game.rules import GameRules  # noqa: E402
+from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
+from kscore.lab.loose_scenes import make_loose_scene  # noqa: E402
+from kscore.lab.measures import kingdom_points  # noqa: E402
+from kscore.vision.find.loose import TILE_SHARE, find_loose  # noqa: E402
+from kscore.vision.load import Photo  # noqa: E402
+from kscore.vision.read.cells import read_cells  # noqa: E402
+
+
+def side(quad: np.ndarray) -> float:
+    """A quad's (TL TR BR BL) mean side: the mean of its top and left sides."""
+    return 0.5 * float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[0]))
+
+
+def matched_cells(group, tiles: list[np.ndarray], pitch: float) -> dict:
+    """The group's tile cells matched to the true tiles: {cell key: index of its tile} (centres within half a square)."""
+    keys = [k for k in group.cells if group.tile[k] >= TILE_SHARE]
+    if not keys:
+        return {}
+    centres = np.array([np.asarray(group.cells[k]).mean(axis=0) for k in keys])
+    out = {}
+    for i, tile in enumerate(tiles):
+        distance = np.linalg.norm(centres - tile.mean(axis=0), axis=1)
+        j = int(np.argmin(distance))
+        if distance[j] < 0.5 * pitch:
+            out[keys[j]] = i
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
+    ap.add_argument("--scenes", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--holdout", action="store_true", help="scenes of the held-out kingdoms, read by a fit without them")
+    ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
+    ap.add_argument("--save-models", type=Path, help="--holdout: keep the fit in this folder")
+    ap.add_argument("--shift", type=float, default=0.0, help="also read at the true quads moved by this much (squares)")
+    ap.add_argument("--list", action="store_true", help="the scenes whose two readings score differently")
+    args = ap.parse_args(argv)
+    models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, PHONE_PER_CLASS)
+    tileset = _tileset(GameRules())
+    rng, jitter = np.random.default_rng(args.seed), np.random.default_rng(0)
+    ratios, offsets = [], []
+    exact = {"fitted cells": 0, "true quads": 0}
+    if args.shift:
+        exact[f"true quads moved {args.shift}"] = 0
+    read = 0
+    for s in range(args.scenes):
+        scene = make_loose_scene(bank, rng)
+        photo = Photo(Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
+        tiles = [np.asarray(q, float) for q in scene.quads.values()]
+        best = max(((matched_cells(g, tiles, scene.pitch), g) for g in find_loose(photo) if not g.partial),
+                    key=lambda m: len(m[0]), default=({}, None))
+        matched, group = best
+        if not matched:
+            continue
+        read += 1
+        for key, i in matched.items():
+            cell = np.asarray(group.cells[key])
+            ratios.append(side(cell) / side(tiles[i]))
+            offsets.append(float(np.linalg.norm(cell.mean(axis=0) - tiles[i].mean(axis=0))) / scene.pitch)
+        size = frame_size(group.extent)
+        cells = {"fitted cells": dict(group.cells),
+                 "true quads": {**group.cells, **{k: tiles[i] for k, i in matched.items()}}}
+        if args.shift:
+            cells[f"true quads moved {args.shift}"] = {
+                **group.cells, **{k: tiles[i] + jitter.normal(0, args.shift * scene.pitch, 2) for k, i in matched.items()}}
+        points = {}
+        for name, at in cells.items():
+            points[name] = kingdom_points(read_cells(scene.image, at, group.tile, size, tileset, "", models).kingdom)
+            exact[name] += points[name] == scene.score
+        if args.list and len(set(points.values()) | {scene.score}) > 1:
+            print(f"  scene {s} ({scene.surface}): truth {scene.score}, "
+                  + ", ".join(f"{name} {p}" for name, p in points.items()))
+    if not read:
+        print("no scene's kingdom found")
+        return 0
+    ratios, offsets = np.array(ratios), np.array(offsets)
+    print(f"loose scenes: {args.scenes} (seed {args.seed}{', held-out kingdoms' if args.holdout else ''}), "
+          f"a group matching the kingdom's tiles in {read}")
+    print(f"cells against their tiles ({len(ratios)}): side ratio median {np.median(ratios):.3f} "
+          f"(10th-90th pct {np.percentile(ratios, 10):.3f}-{np.percentile(ratios, 90):.3f}), "
+          f"centre offset median {np.median(offsets):.3f} of a square (90th pct {np.percentile(offsets, 90):.3f})")
+    for name, count in exact.items():
+        print(f"exact scores read at the {name}: {count}/{read}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
