@@ -21,6 +21,7 @@ from rich.console import Console
 from kscore.app.inputs import (
     emit_json, every_file_failed, failures_json, is_folder, load_game, load_games, one_game, say_failures, score_games,
 )
+from kscore.app.interrupt import INTERRUPTED, say_interrupted
 from kscore.errors import KscoreError
 from kscore.filetypes import DECODABLE_SUFFIXES, each_once, is_image
 from kscore.game import registry
@@ -314,14 +315,6 @@ def _subcommand_app(name: str) -> typer.Typer:
     return getattr(importlib.import_module(module), attribute)
 
 
-INTERRUPTED = 130
-
-
-def _say_interrupted() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while leaving is not a traceback either
-    print("kscore: interrupted", file=sys.stderr)
 
 
 def main(argv: Optional[list[str]] = None) -> None:
@@ -338,7 +331,7 @@ def main(argv: Optional[list[str]] = None) -> None:
             name = "kscore"
             code = score_app(args=args, prog_name=name, standalone_mode=False)
         if code == INTERRUPTED:  # typer also turns a Ctrl-C while parsing into this code
-            _say_interrupted()
+            say_interrupted()
         sys.exit(code if isinstance(code, int) else 0)  # typer.Exit(code) is returned when not standalone
     except ClickException as error:  # click would draw a framed box over several lines
         message = error.format_message().rstrip(".")
@@ -348,8 +341,7 @@ def main(argv: Optional[list[str]] = None) -> None:
         print(f"kscore: {error}", file=sys.stderr)
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
-        _say_interrupted()
-        sys.exit(INTERRUPTED)
+        say_interrupted()
     except BrokenPipeError:  # `kscore ... | head`: the reader left; nothing to say
         sys.exit(INTERRUPTED)
     except OSError as error:  # a file kscore could not use: bad input, one line

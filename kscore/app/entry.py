@@ -17,8 +17,9 @@ workers inherit it, and one thread count for all keeps their readings identical 
 from __future__ import annotations
 
 import os
-import signal
 import sys
+
+from kscore.app.interrupt import say_interrupted
 
 
 def one_blas_thread(environ=os.environ) -> None:
@@ -43,12 +44,6 @@ def interrupted_by_ctrl_c(error: BaseException) -> bool:
         seen.add(id(error))
         error = error.__cause__ or error.__context__
     return False
-
-
-def say_interrupted() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while saying so is not a traceback either
-    print("kscore: interrupted", file=sys.stderr)
-    sys.exit(130)
 
 
 def main() -> None:
