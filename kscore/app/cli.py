@@ -315,8 +315,6 @@ def _subcommand_app(name: str) -> typer.Typer:
     return getattr(importlib.import_module(module), attribute)
 
 
-
-
 def main(argv: Optional[list[str]] = None) -> None:
     """Console-script entry point: dispatch to a subcommand or the score command."""
     args = list(sys.argv[1:] if argv is None else argv)

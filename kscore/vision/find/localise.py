@@ -905,9 +905,8 @@ def _examine(work, fg, edges, quad: Quad, blob: np.ndarray, to_original: float) 
         # its ragged edge cut them, so counting squares failed. Each way of
         # adding them back settles on its seams; the one showing most wins,
         # if its outer lines also lie on more edge (as in _settle_shift).
-        samples = seam_samples(edges, best, best_fit.size)
-        cap = float(np.percentile(samples, SHIFT_CAP))
-        least = SHIFT_GAIN * float(np.mean(np.minimum(samples, cap)))  # seam_energy(..., cap=cap), sampled once
+        cap, energy = _capped_seam_energy(edges, best, best_fit.size)
+        least = SHIFT_GAIN * energy
         settled = _missed_row_grids(work, edges, outline, (best_fit.size, 12 - best_fit.size))
         better = [r for r in settled if seam_energy(edges, r[0], r[1].size, cap=cap) > least]
         best, best_fit = max([(best, best_fit)] + better, key=lambda r: (r[1].seams, r[1].contrast))
@@ -1035,9 +1034,7 @@ def _settle_shift(work, edges, quad: Quad, fit):
     for _ in range(2):  # a corner two squares off comes back in two steps
         # Samples count at most as much as the grid's typical strong one: a mat's
         # printed lines, far stronger than seams, must not pull the grid onto them.
-        samples = seam_samples(edges, quad, fit.size)  # sampled once: the cap and the grid's own energy
-        cap = float(np.percentile(samples, SHIFT_CAP))
-        best = float(np.mean(np.minimum(samples, cap)))  # seam_energy(..., cap=cap), the same sum
+        cap, best = _capped_seam_energy(edges, quad, fit.size)
         moves = [g for g in shifted_all(quad, fit.size, _SHIFTS) if _plausible(g, w, h)]
         if not moves:
             break
@@ -1048,6 +1045,14 @@ def _settle_shift(work, edges, quad: Quad, fit):
         quad = fit_seam_homography(work, moves[i], fit.size)
         fit = fit_lattice(work, quad, (fit.size,))
     return quad, fit
+
+
+def _capped_seam_energy(edges, quad: Quad, size: int) -> tuple[float, float]:
+    """The grid's SHIFT_CAP percentile of edge across its lines, and its seam_energy capped at that: one sampling
+    gives both (the same numbers as seam_energy(..., cap=cap))."""
+    samples = seam_samples(edges, quad, size)
+    cap = float(np.percentile(samples, SHIFT_CAP))
+    return cap, float(np.mean(np.minimum(samples, cap)))
 
 
 #: The 8 shifts by a square _settle_shift tries, in its order.
