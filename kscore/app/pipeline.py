@@ -103,7 +103,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     if not complete:
         # No square block of 5x5 or 7x7 squares: a kingdom laid by hand (gaps, shifted rows,
         # smaller than its frame) is looked for tile by tile.
-        return _tile_by_tile(photo, rules, models, start, partial, found.seen)
+        return _tile_by_tile(photo, rules, models, start, partial, found.seen, working=found.working)
     complete.sort(key=lambda b: _photo_order(b.corners, photo.size))
     names = kingdom_names(path.stem, len(complete))
     tileset = _tileset(rules)
@@ -129,7 +129,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
             read.append(_kept_grid(detailed, board, name, tileset, models, reading))
             continue
         if loose is None:
-            loose = loose_readings(photo, tileset, models, with_partial=True)
+            loose = loose_readings(photo, tileset, models, with_partial=True, working=found.working)
         choice = grid_or_tiles(board, reading, loose[0], loose[1], grows)
         if isinstance(choice, int):  # the kingdom found tile by tile there stands in for the grid
             corners_l, group, reading_l = loose[0][choice]
@@ -154,7 +154,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     apart = found.elsewhere >= LEAST_TILES
     if partial or apart:
         if loose is None:
-            loose = loose_readings(photo, tileset, models, with_partial=True)
+            loose = loose_readings(photo, tileset, models, with_partial=True, working=found.working)
         whole, partial = kingdoms_beside_grids(loose[0], replaced, partial, read if apart else None)
     read, twice = one_kingdom_per_place(read + whole)
     read, notes = not_kingdoms(read)
@@ -519,14 +519,15 @@ def frame_size(extent: tuple[int, int]) -> int:
     return 5 if max(extent) <= 5 else 7
 
 
-def _tile_by_tile(photo, rules: GameRules, models, start: float, partial: tuple, seen: str, readings=None) -> PhotoGame:
+def _tile_by_tile(photo, rules: GameRules, models, start: float, partial: tuple, seen: str, readings=None,
+                  working=None) -> PhotoGame:
     """The photo read as kingdoms found tile by tile, when no grid frames one; raises NothingRecognisedError.
 
     partial, seen: what the block finder saw (kingdoms cut by the photo's edge, and its account), for the
     message when no group of tiles reads as a kingdom either. readings: loose_readings(..., with_partial=True)
-    when already made.
+    when already made; else working: what the block finder made of the photo (Localisation.working).
     """
-    loose = read_loose_photo(photo, rules, models, start, readings)
+    loose = read_loose_photo(photo, rules, models, start, readings, working)
     if loose is not None:
         return loose
     if partial:
@@ -535,17 +536,18 @@ def _tile_by_tile(photo, rules: GameRules, models, start: float, partial: tuple,
 
 
 def read_loose_photo(photo, rules: GameRules, models=None, start: float | None = None,
-                     readings=None) -> PhotoGame | None:
+                     readings=None, working=None) -> PhotoGame | None:
     """The kingdoms found tile by tile (kscore.vision.find.loose), read square by square; None when none.
 
     Every group of tiles not cut by the photo's edge is read; one that reads
     with a castle is a kingdom (smaller than its frame: the rest of the frame
     is empty), one without is a stray (the draft line, discards): said, never
     scored. A group the photo's edge cuts is reported as partial.
-    readings: loose_readings(..., with_partial=True) when already made.
+    readings: loose_readings(..., with_partial=True) when already made; working: as loose_readings takes it.
     """
     start = time.perf_counter() if start is None else start
-    kingdoms, strays, partial = readings or loose_readings(photo, _tileset(rules), models, with_partial=True)
+    kingdoms, strays, partial = readings or loose_readings(photo, _tileset(rules), models, with_partial=True,
+                                                           working=working)
     notes = [f"{g.squares} tile square(s) apart from the kingdom, with no castle on its tiles: a stray domino "
              "(draft line, discards?), not scored" for _, g, _ in strays]
     if not kingdoms:
@@ -582,19 +584,20 @@ def _block_corners(corners, wanted: tuple[int, int], known: tuple[int, int]):
     return cv2.perspectiveTransform(block(*wanted).reshape(-1, 1, 2), hom).reshape(4, 2)
 
 
-def loose_readings(photo, tileset, models=None, with_partial: bool = False):
+def loose_readings(photo, tileset, models=None, with_partial: bool = False, working=None):
     """The groups of tiles in the photo (kscore.vision.find.loose), each read where its squares lie.
 
     Returns (kingdoms, strays) as lists of (frame corners in original pixels,
     LooseKingdom, BoardReading), plus the partial groups as PartialKingdoms
     when with_partial. A group reading with a castle is a kingdom; without,
     a stray, unless no group has one: then the largest with a castle beside it
-    (castle_beside), or else the largest, is the kingdom.
+    (castle_beside), or else the largest, is the kingdom. working: what localise made of the photo
+    (Localisation.working), for the tile finder to start from.
     """
     from kscore.vision.find.loose import find_loose
     from kscore.vision.read.cells import read_cells
 
-    groups = find_loose(photo)
+    groups = find_loose(photo, working)
     kingdoms, strays = [], []
     for group in (g for g in groups if not g.partial):
         size = frame_size(group.extent)

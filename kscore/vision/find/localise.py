@@ -24,8 +24,7 @@ before any colour blob, when that quad's lattice fits the whole frame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-import weakref
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import cv2
@@ -103,59 +102,44 @@ class FoundBoard:
 
 
 @dataclass(frozen=True)
+class Working:
+    """What localise made of a photo that find.loose starts from too, for a photo with no whole grid or a grid
+    in doubt (app.pipeline hands it on): the image at localisation resolution and the factor back to the
+    photo's pixels (working_image: ~7 ms), and its foreground (~25 ms; None when localise read a tight crop
+    before making it). Read-only: both finders are handed the very arrays."""
+
+    image: np.ndarray
+    factor: float
+    foreground: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
 class Localisation:
     boards: tuple[FoundBoard, ...]
     seen: str  # what the photo showed, for the "nothing found" message
     #: The largest tile-coloured region outside every whole kingdom found, in that kingdom's squares: another
     #: kingdom laid by hand, or the draft line, that no grid frames (tiles_elsewhere).
     elsewhere: float = 0.0
+    #: What localise made of the photo, for find.loose to start from (app.pipeline hands it on).
+    working: Working | None = field(default=None, repr=False, compare=False)
 
 
 # ----------------------------------------------------------------- stage 1
 
 
 def working_image(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> tuple[np.ndarray, float]:
-    """The image at localisation resolution and the factor back to `image` pixels.
-
-    The last photo's is kept (see _remembered): localise and then find.loose, for a photo with no whole
-    grid or a grid in doubt, both start from it (a pyrDown and a resize of the decoded photo, ~7 ms).
-    """
+    """The image at localisation resolution and the factor back to `image` pixels (localise's is handed on
+    with its result: Localisation.working)."""
     original = max(image.shape[:2])
     factor = original / long_side
     if factor <= 1:
         return image, 1.0
-    key = ("working_image", long_side)
-    kept = _remembered(image, key)
-    if kept is not None:
-        return kept
-    source = image
     while factor >= 2:  # halving first: cheap, and the final linear resize then barely aliases
         image = cv2.pyrDown(image)
         factor /= 2
     if factor > 1.05:
         image = cv2.resize(image, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_LINEAR)
-    return _remember(source, key, (image, original / max(image.shape[:2])))
-
-
-#: The last result of working_image and of foreground: (weak reference to the input array, what else it was
-#: asked with, the result). One entry each, replaced whole, so threads at worst miss it.
-_LAST: dict[str, tuple] = {}
-
-
-def _remembered(source: np.ndarray, key: tuple):
-    """What _remember kept for this very array (not a copy of it) and key, else None."""
-    entry = _LAST.get(key[0])
-    return entry[2] if entry is not None and entry[0]() is source and entry[1] == key else None
-
-
-def _remember(source: np.ndarray, key: tuple, result):
-    """Keep `result` of `source` for _remembered, its arrays made read-only: it is handed to every
-    caller, and one writing into it would change what the next one gets (an error instead)."""
-    for array in result if isinstance(result, tuple) else (result,):
-        if isinstance(array, np.ndarray):
-            array.flags.writeable = False
-    _LAST[key[0]] = (weakref.ref(source), key, result)
-    return result
+    return image, original / max(image.shape[:2])
 
 
 def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.ndarray | None = None) -> np.ndarray:
@@ -166,16 +150,6 @@ def foreground(image: np.ndarray, strip: float = 0.04, bins: int = 24, skip: np.
     photographer, a lamp) are darker than the border but keep its
     chromaticity and smoothness: they are taken out again.
     """
-    key = ("foreground", strip, bins)
-    if skip is None:  # localise, then find.loose's colour_foreground, on the same working image
-        kept = _remembered(image, key)
-        if kept is not None:
-            return kept
-        return _remember(image, key, _foreground(image, strip, bins, None))
-    return _foreground(image, strip, bins, skip)
-
-
-def _foreground(image: np.ndarray, strip: float, bins: int, skip: np.ndarray | None) -> np.ndarray:
     h, w = image.shape[:2]
     blurred = cv2.GaussianBlur(image, (5, 5), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2Lab)
@@ -683,19 +657,31 @@ def localise(photo: Photo, frame_first: bool = True) -> Localisation:
     edges = edge_maps(work)
     frame = _whole_frame(work, edges, to_original)
     if frame is not None and frame_first and _tight_crop(work, frame):
-        return Localisation((frame,), "")
+        return Localisation((frame,), "", working=_handed_on(photo, work, factor))
     fg = foreground(work)  # at full working resolution: at half, corners got worse (synthetic 95% -> 89%)
+    working = _handed_on(photo, work, factor, fg)
     boards, tried, long_blobs = _blob_boards(work, fg, edges, to_original)
     around = _frame_around_cut_kingdom(work, edges, boards, to_original) if frame is None else None
     if around is not None:
-        return Localisation((around,), "")
+        return Localisation((around,), "", working=working)
     if frame is not None and frame.seams >= max((b.seams for b in boards), default=0.0):
         # Parts of a board cut to its grid may pass for kingdoms; those show
         # fewer seams than the whole (a real kingdom on a lined mat shows more).
-        return Localisation((frame,), "")
+        return Localisation((frame,), "", working=working)
     seen = _describe(fg, tried, long_blobs)
     boards = _without_covered_partials(boards)
-    return Localisation(tuple(boards), seen, tiles_elsewhere(fg, [b for b in boards if not b.partial], to_original))
+    return Localisation(tuple(boards), seen, tiles_elsewhere(fg, [b for b in boards if not b.partial], to_original),
+                        working)
+
+
+def _handed_on(photo: Photo, work: np.ndarray, factor: float, fg: np.ndarray | None = None) -> Working:
+    """localise's working image and foreground as find.loose is handed them, made read-only: one writing into
+    them would change what the other reads (an error instead). A photo small enough to be its own working
+    image is left writable: it is the caller's."""
+    for array in (work, fg):
+        if array is not None and array is not photo.image:
+            array.flags.writeable = False
+    return Working(work, factor, fg)
 
 
 #: How far past a whole kingdom's frame its own tiles may reach (ragged rows, shadows), in its squares.

@@ -81,7 +81,7 @@ import cv2
 import numpy as np
 
 from kscore.vision.load import Photo
-from kscore.vision.find.localise import TILE_DETAIL, _local_contrast, border_mask, foreground, working_image
+from kscore.vision.find.localise import TILE_DETAIL, Working, _local_contrast, border_mask, foreground, working_image
 
 #: Foreground (see localise.foreground) above which a pixel is surely not table.
 SURE_FOREGROUND = 0.85
@@ -307,9 +307,10 @@ def tile_foreground(work: np.ndarray) -> np.ndarray:
     return np.maximum(texture_foreground(without_specks(work), tiles=strays_across(work, colour)), colour)
 
 
-def colour_foreground(work: np.ndarray) -> np.ndarray:
-    """Per pixel in [0, 1]: how surely not table by colour or by chromaticity (see tile_foreground)."""
-    return np.maximum(foreground(work), chroma_foreground(work))
+def colour_foreground(work: np.ndarray, made: np.ndarray | None = None) -> np.ndarray:
+    """Per pixel in [0, 1]: how surely not table by colour or by chromaticity (see tile_foreground).
+    made: localise's foreground of `work` (Working.foreground), when it made one."""
+    return np.maximum(foreground(work) if made is None else made, chroma_foreground(work))
 
 
 def tied_to_detail(colour: np.ndarray, texture: np.ndarray, unread: np.ndarray | None = None) -> np.ndarray:
@@ -603,11 +604,15 @@ def fit_cell(energy: SideEnergy, cx: float, cy: float, sw: float, sh: float, rea
     return float(x[i]), float(y[i]), float(ssw[i]), float(ssh[i])
 
 
-def find_loose(photo: Photo) -> list[LooseKingdom]:
-    """Every group of tiles in the photo fitted square by square, largest first."""
-    work, factor = working_image(photo.image)
-    to_original = factor * photo.scale
-    return [g.scaled(to_original) for g in _groups_not_cut_by_table(work)[0]]
+def find_loose(photo: Photo, working: Working | None = None) -> list[LooseKingdom]:
+    """Every group of tiles in the photo fitted square by square, largest first.
+
+    working: what localise made of this photo (Localisation.working), started from instead of made again.
+    """
+    if working is None:
+        working = Working(*working_image(photo.image))
+    to_original = working.factor * photo.scale
+    return [g.scaled(to_original) for g in _groups_not_cut_by_table(working.image, working.foreground)[0]]
 
 
 def mask_shares(photo: Photo, quads: dict, pitch: float) -> dict:
@@ -645,7 +650,7 @@ def cell_share(in_sure: float, in_fg: float) -> float:
     return in_sure if in_sure >= TILE_SHARE else (0.4 if in_fg >= MAYBE_TILE else min(in_sure, in_fg))
 
 
-def _groups_not_cut_by_table(work: np.ndarray) -> tuple[list[_Group], np.ndarray]:
+def _groups_not_cut_by_table(work: np.ndarray, made: np.ndarray | None = None) -> tuple[list[_Group], np.ndarray]:
     """The groups of tiles and the tile foreground they were found on; when one reaches the photo's edge or a
     sizeable piece reads as no kingdom, those found again with the colour tied to detail, if they hold a larger
     whole kingdom.
@@ -653,9 +658,9 @@ def _groups_not_cut_by_table(work: np.ndarray) -> tuple[list[_Group], np.ndarray
     "Cut by the photo's edge" is a claim about tiles: on a carpet whose wedges and bands of dots the
     colour model takes for tiles, it is the table that carries the kingdom to the edge (tied_to_detail).
     Only then is the colour cut back: where the detail says nothing (a busy table, a tight crop whose
-    border is tiles) the first reading stays.
+    border is tiles) the first reading stays. made: localise's foreground of `work`, when it made one.
     """
-    colour = colour_foreground(work)
+    colour = colour_foreground(work, made)
     texture = texture_foreground(without_specks(work), tiles=strays_across(work, colour))
     fg = np.maximum(texture, colour)
     outlined = solid_detail(texture)
