@@ -42,7 +42,7 @@ from kscore.errors import NothingRecognisedError  # noqa: E402
 from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.lab.dataset import LabelledExtent  # noqa: E402
 from kscore.lab.evaluate_photos import extent_squares_right  # noqa: E402
-from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
+from kscore.lab.holdout import add_scene_arguments, scene_bank  # noqa: E402
 from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
@@ -69,14 +69,8 @@ def _count_range(text: str) -> tuple[int, int]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
-    ap.add_argument("--scenes", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--holdout", action="store_true",
-                    help="recogniser fitted without every 3rd kingdom (the shipped recipe); scenes are built from those only")
-    ap.add_argument("--phone-per-class", type=int, default=PHONE_PER_CLASS, help="--holdout: phone squares per label (0: all)")
-    ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
-    ap.add_argument("--save-models", type=Path, help="--holdout: keep the fit in this folder")
+    add_scene_arguments(ap, seed=1, holdout_help="recogniser fitted without every 3rd kingdom (the shipped recipe); "
+                        "scenes are built from those only")
     ap.add_argument("--dominoes", type=_count_range, metavar="LO-HI",
                     help="kingdoms in progress: LO to HI dominoes beside the castle (e.g. 1-3); other seeds' scenes")
     ap.add_argument("--size", type=int, choices=(5, 7),

@@ -39,7 +39,7 @@ sys.path.insert(0, str(PROJECT))
 
 from kscore.app.pipeline import _tileset, frame_size  # noqa: E402
 from kscore.game.rules import GameRules  # noqa: E402
-from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
+from kscore.lab.holdout import PHONE_PER_CLASS, add_scene_arguments, scene_bank  # noqa: E402
 from kscore.lab.loose_scenes import make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.find.loose import TILE_SHARE, find_loose  # noqa: E402
@@ -69,12 +69,8 @@ def matched_cells(group, tiles: list[np.ndarray], pitch: float) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
-    ap.add_argument("--scenes", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--holdout", action="store_true", help="scenes of the held-out kingdoms, read by a fit without them")
-    ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
-    ap.add_argument("--save-models", type=Path, help="--holdout: keep the fit in this folder")
+    add_scene_arguments(ap, seed=1, holdout_help="scenes of the held-out kingdoms, read by a fit without them",
+                        phone_per_class=False)
     ap.add_argument("--shift", type=float, default=0.0, help="also read at the true quads moved by this much (squares)")
     ap.add_argument("--list", action="store_true", help="the scenes whose two readings score differently")
     args = ap.parse_args(argv)

@@ -56,7 +56,7 @@ from kscore.app.pipeline import frame_size  # noqa: E402
 from kscore.game.kingdom import Terrain, square_name  # noqa: E402
 from kscore.game.tileset import TILESETS  # noqa: E402
 from kscore.lab.evaluate_squares import MarkTally  # noqa: E402
-from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
+from kscore.lab.holdout import add_scene_arguments, scene_bank  # noqa: E402
 from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.find.loose import TABLE_SHARE, TILE_SHARE, mask_shares  # noqa: E402
@@ -147,13 +147,7 @@ def wrong_squares(rows, kingdom, reading) -> list[str]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
-    ap.add_argument("--scenes", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--holdout", action="store_true", help="recogniser fitted without the scenes' kingdoms")
-    ap.add_argument("--phone-per-class", type=int, default=PHONE_PER_CLASS, help="--holdout: phone squares per label (0: all)")
-    ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
-    ap.add_argument("--save-models", type=Path, help="--holdout: keep the fit in this folder")
+    add_scene_arguments(ap, seed=2, holdout_help="recogniser fitted without the scenes' kingdoms")
     ap.add_argument("--overlapping", action="store_true", help="the scenes as drawn before 2026-12-02, later "
                     "tiles over earlier ones (figures measured before then were on these)")
     ap.add_argument("--on", choices=SURFACES + MORE_SURFACES, metavar="SURFACE",

@@ -14,9 +14,12 @@ the fit never saw.
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 
+#: The labelled data beside the checkout (../shared/data), where the benchmarks look by default.
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 #: The fit takes the first N phone squares of each label (minutes less than all of them)...
 PHONE_PER_CLASS = 60
 #: ...and scenes take their flat castles from the N-th phone castle on, which it never saw.
@@ -40,6 +43,21 @@ def holdout_models(data: Path, held_out: set[str], phone_per_class: int = PHONE_
         samples = [s for s in load_board_samples(data / "kingdomino") if s.group not in held_out]
         samples += load_phone_samples(data / "tiles-phone", phone_per_class or None)
         return fit_models(samples, doubt_bars=True)
+
+
+def add_scene_arguments(ap: argparse.ArgumentParser, seed: int, holdout_help: str,
+                        phone_per_class: bool = True) -> None:
+    """The options of a benchmark drawing loose scenes (benchmarks/eval_loose*.py): the data, how many scenes
+    from which seed, and scene_bank's: --holdout (its help the benchmark's own), --phone-per-class (when
+    the benchmark takes it), --models, --save-models."""
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--scenes", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--holdout", action="store_true", help=holdout_help)
+    if phone_per_class:
+        ap.add_argument("--phone-per-class", type=int, default=PHONE_PER_CLASS, help="--holdout: phone squares per label (0: all)")
+    ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
+    ap.add_argument("--save-models", type=Path, help="--holdout: keep the fit in this folder")
 
 
 def scene_bank(data: Path, holdout: bool = False, models_file: Path | None = None, save_to: Path | None = None,
