@@ -31,7 +31,8 @@ class BoardReading:
     crown_probs: np.ndarray  # (size, size, 4), P(0..3 crowns)
     changes: list[str] = field(default_factory=list)  # what the decoder changed, and why
     doubt: Doubt | None = None  # the models' bars for marking `?` (kept for re-reading)
-    # The squares `?` only because a classifier was under its bar, or because no castle was read. They ask
+    # The squares `?` only because a classifier was under its bar, because no castle was read, or because a
+    # cell's crowns counted again in a smaller cut came out otherwise (cells.counted_again). They ask
     # the player to look, but say little about whether the grid frames a kingdom: the decoder's doubts do
     # (see decoder_doubts).
     marked_by_bars: frozenset[Position] = frozenset()
