@@ -62,3 +62,14 @@ def corner_error(found: Quad, truth: Quad) -> float:
 
 def quad_area(quad: Quad) -> float:
     return abs(signed_area(quad))
+
+
+def scaled_quad(quad: Quad, scale: float) -> Quad:
+    """The quad scaled about its centre (its dtype kept for float input).
+
+    >>> scaled_quad(np.array([[0, 0], [10, 0], [10, 10], [0, 10]]), 0.9).tolist()
+    [[0.5, 0.5], [9.5, 0.5], [9.5, 9.5], [0.5, 9.5]]
+    """
+    quad = np.asarray(quad)
+    centre = quad.mean(axis=0)
+    return centre + (quad - centre) * scale

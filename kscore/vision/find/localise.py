@@ -30,7 +30,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from kscore.vision.geometry import Quad, photo_order, quad_area, side_length, side_lengths
+from kscore.vision.geometry import Quad, photo_order, quad_area, scaled_quad, side_length, side_lengths
 from kscore.vision.find.lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, fit_seam_homography, lattice_evidence, refine_lattice, seam_energies, seam_energy, seam_samples, seam_segments, shifted, shifted_all, squares_beyond
 from kscore.vision.load import Photo
 
@@ -709,8 +709,7 @@ def tiles_elsewhere(fg: np.ndarray, whole: list[FoundBoard], to_original: float)
         quad = board.corners.astype(np.float32) / (2 * to_original)
         side = float(np.sqrt(abs(cv2.contourArea(quad)))) / board.size
         sides.append(side)
-        centre = quad.mean(axis=0)
-        grown = centre + (quad - centre) * (1 + 2 * _FRAME_MARGIN / board.size)
+        grown = scaled_quad(quad, 1 + 2 * _FRAME_MARGIN / board.size)
         cv2.fillConvexPoly(outside, np.round(grown).astype(np.int32), 0)
     square = max(sides) ** 2
     if cv2.countNonZero(outside) < square:  # not a square's worth of tile colour left: nothing to label

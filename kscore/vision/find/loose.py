@@ -82,6 +82,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from kscore.vision.geometry import scaled_quad
 from kscore.vision.load import Photo
 from kscore.vision.find.localise import TILE_DETAIL, Working, _local_contrast, border_mask, foreground, working_image
 
@@ -645,8 +646,7 @@ def mask_shares(photo: Photo, quads: dict, pitch: float) -> dict:
 
 def _inner_mean(image: np.ndarray, quad: np.ndarray, px: int = 16) -> float:
     """The mean of a float image over the central 80% (each way) of a quad TL TR BR BL."""
-    centre = quad.mean(axis=0)
-    inner = np.float32(centre + 0.8 * (quad - centre))
+    inner = np.float32(scaled_quad(quad, 0.8))
     hom = cv2.getPerspectiveTransform(inner, np.float32([[0, 0], [px, 0], [px, px], [0, px]]))
     return float(cv2.warpPerspective(image, hom, (px, px), flags=cv2.INTER_LINEAR).mean())
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from kscore.game.kingdom import Terrain
 from kscore.game.tileset import TileSet
+from kscore.vision.geometry import scaled_quad
 from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import crown_probability, find_candidates
@@ -151,7 +152,7 @@ def counted_again(reading: BoardReading, image: np.ndarray, cells: dict, tiles: 
                and not reading.kingdom[p].uncertain]
     if not crowned:
         return reading
-    smaller = {p: _scaled(cells[p], RECOUNT_SCALE) for p in tiles}
+    smaller = {p: scaled_quad(np.asarray(cells[p], float), RECOUNT_SCALE) for p in tiles}
     prepared, _ = _prepared(cut_cells(image, smaller, size), size, tiles, SQUARE_PX)
     recount = _crown_probabilities(prepared, size, models).argmax(axis=-1)
     differ = [p for p in crowned if CROWN_CLASSES[int(recount[p])] != reading.kingdom[p].crowns]
@@ -159,17 +160,6 @@ def counted_again(reading: BoardReading, image: np.ndarray, cells: dict, tiles: 
     for p in differ:
         kingdom = kingdom.with_square(p, replace(kingdom[p], uncertain=True))
     return replace(reading, kingdom=kingdom, marked_by_bars=reading.marked_by_bars | frozenset(differ))
-
-
-def _scaled(quad: np.ndarray, scale: float) -> np.ndarray:
-    """The quad scaled about its centre.
-
-    >>> _scaled(np.array([[0, 0], [10, 0], [10, 10], [0, 10]]), 0.9).tolist()
-    [[0.5, 0.5], [9.5, 0.5], [9.5, 9.5], [0.5, 9.5]]
-    """
-    quad = np.asarray(quad, float)
-    centre = quad.mean(axis=0)
-    return centre + (quad - centre) * scale
 
 
 def decode_cells(terrain: np.ndarray, crowns: np.ndarray, tileset: TileSet | None, name: str = "",
