@@ -769,7 +769,11 @@ def _groups(work: np.ndarray, fg: np.ndarray, outlined: np.ndarray | None = None
         mask |= cv2.morphologyEx(lacking, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     # Pieces under half a square, and small ones not about as solid as a tile or a domino
     # (clusters of a carpet's dots that survived the opening), join nothing and are no tile.
-    mask, sure = _tile_pieces(mask, pitch), _tile_pieces(sure, pitch)
+    mask = _tile_pieces(mask, pitch)
+    # The sure mask is judged by the pieces it lies in, not as pieces of its own: a forest's print falls
+    # apart into spots under the stronger opening, and the castle joined to a few of them was a piece not
+    # solid enough to keep, so no cell was surely tile and the kingdom (a castle and a domino) was lost.
+    sure &= mask
     k = int(JOIN_GAP * pitch) | 1
     joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     count, labels, stats, centres = cv2.connectedComponentsWithStats(joined)
