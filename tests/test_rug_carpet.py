@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from kscore.vision.find.localise import working_image
-from kscore.vision.find.loose import colour_foreground, find_loose, texture_foreground, tied_to_detail, without_specks
+from kscore.vision.find.loose import colour_foreground, find_loose, solid_detail, texture_foreground, tied_to_detail, without_specks
 from kscore.vision.load import Photo
 from photo_helpers import rug_scene
 
@@ -47,7 +47,7 @@ def test_tied_colour_drops_the_carpet_far_from_the_tiles(scene):
     work, factor = working_image(scene.image)
     texture = texture_foreground(without_specks(work))
     colour = colour_foreground(work)
-    tied = tied_to_detail(colour, texture)
+    tied = tied_to_detail(colour, solid_detail(texture))
     tiles = np.zeros(colour.shape, bool)
     for quad in scene.quads.values():
         x0, y0 = (quad.min(axis=0) / factor).astype(int)

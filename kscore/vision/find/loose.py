@@ -37,9 +37,11 @@ and the seams do not line up across the kingdom. So here:
    came out short and whose four squares in a row spanned five cells).
    Then the tiles are opened
    again in proportion to a square, with the squares the detail outlines
-   (`solid_detail`) that the mask lacks added (a dark tile on a dark carpet:
-   the forest or flat castle a row hangs on), pieces under half a square or small and
-   not solid (clusters of dots) are dropped, and pieces up to half a square
+   (`solid_detail`: outlines enclosing up to a domino, not a carpet's wedge)
+   that the mask lacks added (a dark tile on a dark carpet: the forest or
+   flat castle a row hangs on), pieces under half a square or small and
+   not solid (clusters of dots) are dropped (the sure mask with them: it is
+   judged by the pieces it lies in), and pieces up to half a square
    apart are one group: a candidate kingdom or a stray. Per group, its turn:
    the peak of its edge directions modulo 90 degrees (tile edges and seams
    dominate a kingdom's edges, whatever its outline), the table's thin marks
@@ -165,6 +167,9 @@ MAYBE_TILE = 0.5
 NEAR_DETAIL = 3
 #: Detail (texture foreground) that outlines a tile for `solid_detail`: the table's own 99th percentile.
 OUTLINE_DETAIL = 1.0 / TEXTURE_BAR
+#: Largest hole (squares) an outline encloses that `solid_detail` fills once the pitch is known: a domino whose
+#: seam shows no detail, with its gaps; a carpet's wedge, outlined by its own edges, encloses far more.
+OUTLINE_HOLES = 2.5
 
 
 @dataclass(frozen=True)
@@ -320,7 +325,7 @@ def colour_foreground(work: np.ndarray, made: np.ndarray | None = None) -> np.nd
     return np.maximum(foreground(work) if made is None else made, chroma_foreground(work))
 
 
-def tied_to_detail(colour: np.ndarray, texture: np.ndarray, unread: np.ndarray | None = None) -> np.ndarray:
+def tied_to_detail(colour: np.ndarray, outlined: np.ndarray, unread: np.ndarray | None = None) -> np.ndarray:
     """The colour foreground less the parts of its pieces reaching the photo's edge (or `unread`) that lie far
     from tiles' detail.
 
@@ -345,24 +350,26 @@ def tied_to_detail(colour: np.ndarray, texture: np.ndarray, unread: np.ndarray |
     k = _opening_width(h, w)
     # The pieces' blurred rims too (the tile mask blurs the foreground before its bar).
     reaching = cv2.dilate(np.isin(labels, cut_back).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=k)
-    near = cv2.dilate(solid_detail(texture), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (NEAR_DETAIL * k | 1,) * 2))
+    near = cv2.dilate(outlined, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (NEAR_DETAIL * k | 1,) * 2))
     out = colour.copy()
     out[(reaching > 0) & (near == 0)] = 0.0
     return out
 
 
-def solid_detail(texture: np.ndarray) -> np.ndarray:
+def solid_detail(texture: np.ndarray, largest: float | None = None) -> np.ndarray:
     """Where the detail foreground outlines something solid (a tile's edges and print, holes filled), opened (uint8 0/1).
 
     A line of detail (a wedge's straight edge, a printed line) is no tile: it encloses nothing and the
     opening takes it away. The outline is closed first with the opening's disc: on a striped rug a tile's
     outline breaks where a stripe crosses it, encloses nothing, and the tile was cut away with the carpet's
-    wedge beside it (tied_to_detail).
+    wedge beside it (tied_to_detail). largest: fill only the holes up to this many px (once the pitch is
+    known, OUTLINE_HOLES squares): a carpet's wedge is outlined all round by its own edges too, and filled
+    it joined the kingdom into a piece wider than seven squares.
     """
     outline = (texture > OUTLINE_DETAIL).astype(np.uint8)
     k = _opening_width(*texture.shape)
     outline = cv2.morphologyEx(outline, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return tile_mask(fill_holes(outline).astype(np.float32))
+    return tile_mask(fill_holes(outline, largest).astype(np.float32))
 
 
 def without_specks(work: np.ndarray, k: int | None = None) -> np.ndarray:
@@ -673,12 +680,11 @@ def _groups_not_cut_by_table(work: np.ndarray, made: np.ndarray | None = None) -
     colour = colour_foreground(work, made)
     texture = texture_foreground(without_specks(work), tiles=strays_across(work, colour))
     fg = np.maximum(texture, colour)
-    outlined = solid_detail(texture)
-    groups, unread = _groups(work, fg, outlined)
+    groups, unread, outlined = _groups(work, fg, texture)
     if not any(g.reaches for g in groups) and not unread.any():
         return groups, fg
-    tied = np.maximum(texture, tied_to_detail(colour, texture, unread))
-    again, _ = _groups(work, tied, outlined)
+    tied = np.maximum(texture, tied_to_detail(colour, solid_detail(texture) if outlined is None else outlined, unread))
+    again, _, _ = _groups(work, tied, texture)
     # A group whose blob runs to the photo's edge though its tiles stop short of it (cut_sides) has table
     # joined to it: its squares are no measure the groups found again must beat, and a whole kingdom as
     # large as the first reading's others, found with the table cut back, is the better reading.
@@ -717,10 +723,11 @@ class _Group:
                             {p: q * k for p, q in self.ring.items()})
 
 
-def _groups(work: np.ndarray, fg: np.ndarray, outlined: np.ndarray | None = None) -> list[_Group]:
+def _groups(work: np.ndarray, fg: np.ndarray, texture: np.ndarray | None = None) -> tuple[list[_Group], np.ndarray, np.ndarray | None]:
     """The groups of tiles in the working image whose tile foreground (tile_foreground, or tied to detail) is fg,
-    and the sizeable pieces of tiles no lattice read as one kingdom (uint8 0/1: wider than 7 squares, or no pitch).
-    outlined: where the detail outlines something solid (solid_detail), for the squares in doubt beside the
+    the sizeable pieces of tiles no lattice read as one kingdom (uint8 0/1: wider than 7 squares, or no pitch),
+    and where the detail foreground `texture` outlines something solid up to OUTLINE_HOLES squares
+    (solid_detail; None without a texture or a pitch): tiles the mask lacks, and the squares in doubt beside the
     sure tiles (maybe_beside).
 
     A kingdom is at most 7x7 squares of one size: a piece the lattice cannot read as that holds table
@@ -731,13 +738,13 @@ def _groups(work: np.ndarray, fg: np.ndarray, outlined: np.ndarray | None = None
     unread = np.zeros((h, w), np.uint8)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
     if count < 2:
-        return [], unread
+        return [], unread, None
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)
     soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     if stats[largest, cv2.CC_STAT_AREA] < MIN_GROUP_SHARE * h * w:
-        return [], unread
+        return [], unread, None
     # The pitch from every sizeable piece of tiles together (one table, one distance): a kingdom
     # laid loosely falls apart into dominoes here, and one domino alone shows too few seams.
     big = np.isin(labels, [j for j in range(1, count) if stats[j, cv2.CC_STAT_AREA] >= 0.25 * stats[largest, cv2.CC_STAT_AREA]])
@@ -752,7 +759,7 @@ def _groups(work: np.ndarray, fg: np.ndarray, outlined: np.ndarray | None = None
     if pitch is not None and half is not None and HALF_PITCH[0] < half / pitch < HALF_PITCH[1]:
         pitch = half
     if pitch is None:
-        return [], (labels == largest).astype(np.uint8)
+        return [], (labels == largest).astype(np.uint8), None
     side = domino_side(labels, stats)
     if side is not None and abs(pitch / side - 1) > DOMINO_AGREE:
         pitch = side
@@ -760,6 +767,8 @@ def _groups(work: np.ndarray, fg: np.ndarray, outlined: np.ndarray | None = None
     # (a mine, the castle) no longer splits a loosely laid kingdom into pieces.
     sure = tile_mask(fg, max(5, SURE_OPEN * pitch))  # a cell is surely tile only where this covers it
     mask = tile_mask(fg, max(5, PIECE_OPEN * pitch))
+    # A tile's outline encloses a square or a domino; a carpet's wedge, outlined by its own edges, far more.
+    outlined = None if texture is None else solid_detail(texture, OUTLINE_HOLES * pitch * pitch)
     if outlined is not None:
         # A dark tile on a dark carpet (a forest, the flat castle) is outlined but outside the mask: the
         # opening that takes the dots away takes its print too, and the row beyond it fell apart from the
@@ -789,7 +798,7 @@ def _groups(work: np.ndarray, fg: np.ndarray, outlined: np.ndarray | None = None
             out.append(group)
         elif blob.sum() >= 2 * MIN_GROUP_SQUARES * pitch * pitch:
             unread |= blob
-    return out, unread
+    return out, unread, outlined
 
 
 def domino_side(labels: np.ndarray, stats: np.ndarray) -> float | None:
