@@ -91,6 +91,7 @@ def read_photo(path: Path | str, rules: GameRules | None = None, models=None) ->
 def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start: float | None = None) -> PhotoGame:
     """read_photo for a decoded kscore.vision.load.Photo (synthetic scenes use this directly)."""
     from kscore.vision.find.localise import localise
+    from kscore.vision.find.loose import grid_table
 
     rules = rules or GameRules()
     path = photo.path
@@ -113,7 +114,9 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     replaced: set[int] = set()  # the tile-by-tile kingdoms that replaced a grid
     unlike_grids: list[str] = []  # what was said of the grids left out as no kingdom's
     for board, name in zip(complete, names):
-        reading = read_board_in_photo(detailed, board.corners, board.size, tileset, name, models)
+        table = frozenset() if found.working is None else grid_table(
+            found.working, board.corners / (found.working.factor * photo.scale), board.size)
+        reading = read_board_in_photo(detailed, board.corners, board.size, tileset, name, models, table=table)
         corners = rounded_corners(board.corners)
         found_here = PhotoKingdom(reading.kingdom, corners, tuple(reading.changes))
         # A grid of 5x5 or 7x7 squares laid over a kingdom that does not fill it (a 4x4 one
@@ -126,7 +129,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
         # it on its lattice is shifted off a kingdom laid by hand (a column's ragged offsets misled it).
         shifted = board.size == 5 and board.beyond > 0 and _table_edge(reading.kingdom)
         if _plausibility(reading) >= SURE_READING and not grows and not shifted:
-            read.append(_kept_grid(detailed, board, name, tileset, models, reading))
+            read.append(_kept_grid(detailed, board, name, tileset, models, reading, table))
             continue
         if loose is None:
             loose = loose_readings(photo, tileset, models, with_partial=True, working=found.working)
@@ -142,7 +145,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
                                 "not a kingdom, not scored")
             found_here = None
         else:  # the grid is kept
-            found_here = _kept_grid(detailed, board, name, tileset, models, reading)
+            found_here = _kept_grid(detailed, board, name, tileset, models, reading, table)
         if found_here is not None:  # None: a second grid over a kingdom already read tile by tile (said once)
             read.append(found_here)
     if not read and unlike_grids:
@@ -219,28 +222,29 @@ def _sure_castle(kingdom: Kingdom) -> bool:
     return len(castles) == 1 and not kingdom[castles[0]].uncertain
 
 
-def _kept_grid(photo, board, name: str, tileset, models, reading) -> PhotoKingdom:
+def _kept_grid(photo, board, name: str, tileset, models, reading, table=frozenset()) -> PhotoKingdom:
     """A grid kept as a kingdom, each square read where its print lies (settled_reading)."""
-    reading = settled_reading(photo, board.corners, board.size, tileset, name, models, reading)
+    reading = settled_reading(photo, board.corners, board.size, tileset, name, models, reading, table)
     corners = rounded_corners(board.corners)
     return PhotoKingdom(reading.kingdom, corners, tuple(reading.changes))
 
 
-def settled_reading(photo, corners, size: int, tileset, name: str, models, reading):
+def settled_reading(photo, corners, size: int, tileset, name: str, models, reading, table=frozenset()):
     """The grid's reading again with each square cut where its print lies (settled_grid): a kingdom laid by
     hand has dominoes 0.1-0.3 of a square off the grid, and a crown by a print's edge was lost or counted in
     the neighbour's square. `reading` (its regular cells') is kept when no square moved or the settled one
-    is less plausible (more squares the decoder doubts; not one castle).
+    is less plausible (more squares the decoder doubts; not one castle). table: the squares the tile mask
+    says are table (loose.grid_table), read as empty both times.
 
     Whether a grid frames a kingdom at all is judged on its regular cells (read_loaded_photo): settled,
     a grid laid across tiles of another size read its squares as plausibly as the tiles' own.
     """
     # A square read as table stays: moved, it only takes in the print of the tile beside it.
-    table = [p for p, square in reading.kingdom.squares() if square.terrain is Terrain.EMPTY]
-    board, shifts = settled_grid(photo, corners, size, table)
+    read_empty = [p for p, square in reading.kingdom.squares() if square.terrain is Terrain.EMPTY]
+    board, shifts = settled_grid(photo, corners, size, read_empty)
     if not shifts.any():
         return reading
-    again = read_board_in_photo(photo, corners, size, tileset, name, models, image=board)
+    again = read_board_in_photo(photo, corners, size, tileset, name, models, image=board, table=table)
     return again if _plausibility(again) >= _plausibility(reading) else reading
 
 
@@ -814,19 +818,20 @@ def settled_grid(photo, corners, size: int, stay=()):
 
 
 def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=None, occlusion: bool = True,
-                        image=None):
+                        image=None, table=frozenset()):
     """One kingdom's grid in the photo -> its BoardReading (rectified, read, decoded).
 
     occlusion: squares a standing castle hides from this camera are read again
     as unseen (kscore.vision.find.occlusion) and marked `?`. image: the board image
-    to read (default: the grid rectified, each square in its regular cell).
+    to read (default: the grid rectified, each square in its regular cell). table: squares read as
+    empty whatever they look like (the tile mask's verdict, loose.grid_table).
     """
     from kscore.vision.find.occlusion import hidden_squares
     from kscore.vision.find.rectify import rectify
     from kscore.vision.read.reader import read_board, read_with_unseen
 
     image = rectify(photo, corners, size) if image is None else image
-    reading = read_board(image, size, tileset, name, **({"models": models} if models is not None else {}))
+    reading = read_board(image, size, tileset, name, table=table, **({"models": models} if models is not None else {}))
     if not occlusion:
         return reading
     # A standing castle can read as a second castle on the squares it hides:

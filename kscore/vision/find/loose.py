@@ -72,6 +72,9 @@ and the seams do not line up across the kingdom. So here:
 The squares just outside the extent beside a tile are kept as `ring`: where a
 castle the tile mask missed would lie (app.pipeline asks the reader).
 
+A grid the block finder found whole over a kingdom laid by hand frames its empty squares too; `grid_table`
+gives app.pipeline the tile mask's verdict on them (table: read as empty), as a group's cells get it.
+
 A group that reaches the photo's edge is partial. Which group is a kingdom
 and which a stray (the draft line, discards) is left to the reading: a
 kingdom has a castle (app.pipeline).
@@ -84,9 +87,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from kscore.vision.geometry import scaled_quad
+from kscore.vision.geometry import scaled_quad, side_length
 from kscore.vision.load import Photo
 from kscore.vision.find.localise import TILE_DETAIL, Working, _local_contrast, border_mask, foreground, working_image
+from kscore.vision.find.occlusion import board_homography
 
 #: Foreground (see localise.foreground) above which a pixel is surely not table.
 SURE_FOREGROUND = 0.85
@@ -165,6 +169,8 @@ MAYBE_TILE = 0.5
 #: Width (in tile-mask opening discs) of the disc solid detail is dilated by: how far a colour piece reaching the
 #: photo's edge is kept beyond it (a tile's rim, a tile whose outline did not close).
 NEAR_DETAIL = 3
+#: Share of the photo's short side that is its border strip, where the table's colours and detail are learnt.
+TABLE_STRIP = 0.04
 #: Detail (texture foreground) that outlines a tile for `solid_detail`: the table's own 99th percentile.
 OUTLINE_DETAIL = 1.0 / TEXTURE_BAR
 #: Largest hole (squares) an outline encloses that `solid_detail` fills once the pitch is known: a domino whose
@@ -199,7 +205,7 @@ class LooseKingdom:
         return sum(t >= TILE_SHARE for t in self.tile.values())
 
 
-def texture_foreground(work: np.ndarray, strip: float = 0.04, tiles: np.ndarray | None = None) -> np.ndarray:
+def texture_foreground(work: np.ndarray, strip: float = TABLE_STRIP, tiles: np.ndarray | None = None) -> np.ndarray:
     """Per pixel in [0, 1]: how much more detail its neighbourhood shows than the table ever does.
 
     The colour foreground misses tiles coloured like the table (a grass tile
@@ -221,7 +227,7 @@ def texture_foreground(work: np.ndarray, strip: float = 0.04, tiles: np.ndarray 
     return _beyond_table(detail, border, TEXTURE_BAR, 1.0)
 
 
-def strays_across(work: np.ndarray, colour: np.ndarray, strip: float = 0.04) -> np.ndarray:
+def strays_across(work: np.ndarray, colour: np.ndarray, strip: float = TABLE_STRIP) -> np.ndarray:
     """Tiles lying across the photo's border strip, and the half texture window around them (bool): the colour's
     pieces of tiles reaching into the strip, no larger than the largest wholly inside, printed there.
 
@@ -259,7 +265,7 @@ def strays_across(work: np.ndarray, colour: np.ndarray, strip: float = 0.04) -> 
     return cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
 
 
-def chroma_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
+def chroma_foreground(work: np.ndarray, strip: float = TABLE_STRIP) -> np.ndarray:
     """Per pixel in [0, 1]: how far its chromaticity lies beyond any the table shows.
 
     On a speckled stone the table's colours (per pixel, in brightness too)
@@ -282,7 +288,12 @@ def chroma_foreground(work: np.ndarray, strip: float = 0.04) -> np.ndarray:
 
 def _table_border(h: int, w: int, strip: float) -> np.ndarray:
     """The photo's border strip, `strip` of its short side wide (at least 2 px): where the table shows."""
-    return border_mask(h, w, max(2, int(strip * min(h, w))))
+    return border_mask(h, w, _strip_width(h, w, strip))
+
+
+def _strip_width(h: int, w: int, strip: float = TABLE_STRIP) -> int:
+    """The border strip's width in px: `strip` of the short side, at least 2."""
+    return max(2, int(strip * min(h, w)))
 
 
 def _texture_window(h: int, w: int) -> tuple[int, int]:
@@ -305,7 +316,7 @@ def _beyond_table(value: np.ndarray, border: np.ndarray, bar: float, floor: floa
     return np.clip(value / scale, 0.0, 1.0).astype(np.float32)
 
 
-def tile_foreground(work: np.ndarray) -> np.ndarray:
+def tile_foreground(work: np.ndarray, made: np.ndarray | None = None) -> np.ndarray:
     """Per pixel in [0, 1]: how surely not table, by colour, detail or chromaticity (whichever is surest).
 
     Detail is measured on the photo without its specks (`without_specks`): a dotted carpet's dots set
@@ -314,8 +325,9 @@ def tile_foreground(work: np.ndarray) -> np.ndarray:
     stay the photo's own: on the real dotted carpet (photos-loose) the lamp-lit middle is brighter than
     the border's bare carpet and only the blurred dots' colours keep it table; and what the opening
     leaves of a line of dots is a faint tint, which on a dark carpet is a large change of chromaticity.
+    made: localise's foreground of `work`, when it made one.
     """
-    colour = colour_foreground(work)
+    colour = colour_foreground(work, made)
     return np.maximum(texture_foreground(without_specks(work), tiles=strays_across(work, colour)), colour)
 
 
@@ -649,6 +661,36 @@ def mask_shares(photo: Photo, quads: dict, pitch: float) -> dict:
     soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
     return {key: cell_share(*(_inner_mean(m, np.asarray(q, float) / k) for m in (sure.astype(np.float32), soft)))
             for key, q in quads.items()}
+
+
+def grid_table(working: Working, corners: np.ndarray, size: int) -> frozenset[tuple[int, int]]:
+    """The squares (row, col) of a grid found whole that the tile foreground says are surely table.
+
+    corners: the grid's TL, TR, BR, BL in working pixels. A grid laid over a kingdom laid by hand frames its
+    empty squares too, and read alone a bare stone, table or cloth passed for a plain meadow, wheat field or
+    lake (the reader knows the table only from the boards' crops). The tile path trusts the tile mask's
+    verdict on such a square (cell_share under TABLE_SHARE: empty); a grid's squares get the same, only where
+    the table is known: localise made a foreground (no tight crop) and the grid keeps clear of the photo's
+    border strip, where the table's colours and detail are learnt.
+    """
+    h, w = working.image.shape[:2]
+    corners = np.asarray(corners, float)
+    strip = _strip_width(h, w)
+    if working.foreground is None or corners.min() < strip or (corners[:, 0] > w - 1 - strip).any() \
+            or (corners[:, 1] > h - 1 - strip).any():
+        return frozenset()
+    fg = tile_foreground(working.image, working.foreground)
+    pitch = side_length(corners) / size
+    sure = fill_holes(tile_mask(fg, max(5, SURE_OPEN * pitch)), HOLE_SQUARES * pitch * pitch).astype(np.float32)
+    soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
+    to_photo = board_homography(corners, size)
+    table = set()
+    for r in range(size):
+        for c in range(size):
+            quad = cv2.perspectiveTransform(np.float64([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]]), to_photo)[0]
+            if cell_share(_inner_mean(sure, quad), _inner_mean(soft, quad)) < TABLE_SHARE:
+                table.add((r, c))
+    return frozenset(table)
 
 
 def _inner_mean(image: np.ndarray, quad: np.ndarray, px: int = 16) -> float:

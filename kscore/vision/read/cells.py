@@ -40,7 +40,7 @@ from kscore.vision.read.decoder import DEFAULT_SETTINGS
 from kscore.vision.read.doubt import Doubt
 from kscore.vision.read.features import SQUARE_PX, prepare, terrain_features
 from kscore.vision.read.model import Models
-from kscore.vision.read.reader import BoardReading, decode_probabilities, default_models
+from kscore.vision.read.reader import BoardReading, as_table, decode_probabilities, default_models
 
 _EMPTY = TERRAIN_CLASSES.index(Terrain.EMPTY)
 #: A kingdom read tile by tile has its crown counter weighed against the box tempered: its log-probabilities
@@ -189,17 +189,12 @@ def apply_mask(terrain: np.ndarray, crowns: np.ndarray, tile: dict[tuple[int, in
                surely_tile: float = 0.6, surely_table: float = 0.2) -> None:
     """What the tile mask knows, in place: a cell under surely_table is empty, one at surely_tile or more is not."""
     size = terrain.shape[0]
-    for r in range(size):
-        for c in range(size):
-            share = tile.get((r, c), 0.0)
-            if share < surely_table:
-                terrain[r, c] = 0.0
-                terrain[r, c, _EMPTY] = 1.0
-                crowns[r, c] = 0.0
-                crowns[r, c, 0] = 1.0
-            elif share >= surely_tile:
-                terrain[r, c, _EMPTY] *= NOT_EMPTY
-                terrain[r, c] /= terrain[r, c].sum()
+    squares = [(r, c) for r in range(size) for c in range(size)]
+    as_table(terrain, crowns, [p for p in squares if tile.get(p, 0.0) < surely_table])
+    for r, c in squares:
+        if tile.get((r, c), 0.0) >= surely_tile:
+            terrain[r, c, _EMPTY] *= NOT_EMPTY
+            terrain[r, c] /= terrain[r, c].sum()
 
 
 __all__ = ["cut_cells", "cell_probabilities", "read_cells", "counted_again", "decode_cells", "apply_mask"]

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from kscore.game.kingdom import Kingdom, Position, square_name
+from kscore.game.kingdom import Kingdom, Position, Terrain, square_name
 from kscore.game.tileset import KINGDOMINO, TileSet
 from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
@@ -84,13 +84,27 @@ def read_board(
     tileset: TileSet | None = KINGDOMINO,
     name: str = "",
     models: Models | None = None,
+    table: frozenset[Position] = frozenset(),
 ) -> BoardReading:
-    """Read a rectified board. tileset None = no tile-set decoding (--no-tileset)."""
+    """Read a rectified board. tileset None = no tile-set decoding (--no-tileset). table: squares a tile mask
+    says are table, not tile (loose.grid_table), read as empty, but for one read as the castle: a grey castle
+    on grey stone or wood is coloured like the table, and the kingdom has one."""
     models = models if models is not None else default_models()
     terrain_probs, crown_probs = square_probabilities(image_bgr, size, models)
+    castle = TERRAIN_CLASSES.index(Terrain.CASTLE)
+    as_table(terrain_probs, crown_probs, [p for p in table if int(np.argmax(terrain_probs[p])) != castle])
     doubt = Doubt.from_info(models.info)
     kingdom, changes, by_bars = decode_probabilities(terrain_probs, crown_probs, tileset, name, doubt)
     return BoardReading(kingdom, terrain_probs, crown_probs, changes, doubt, by_bars)
+
+
+def as_table(terrain: np.ndarray, crowns: np.ndarray, squares) -> None:
+    """In place: the squares (row, col) are table, surely: empty, no crowns."""
+    for r, c in squares:
+        terrain[r, c] = 0.0
+        terrain[r, c, TERRAIN_CLASSES.index(Terrain.EMPTY)] = 1.0
+        crowns[r, c] = 0.0
+        crowns[r, c, 0] = 1.0
 
 
 def read_with_unseen(reading: BoardReading, unseen: dict[Position, float], tileset: TileSet | None,
