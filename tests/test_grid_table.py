@@ -1,4 +1,4 @@
-"""The tile mask's verdict on a grid's squares: what it says is table is read as empty (loose.grid_table).
+"""The tile mask's verdict on a grid's squares: what it says is table is read as empty (loose.grid_tables).
 
 `holes_stone.jpg` is a synthetic kingdom laid by hand on beige speckled stone, 5x5 with four empty squares
 inside it: the block finder frames it whole, and read alone the bare stone in those squares passed for
@@ -12,7 +12,7 @@ import cv2
 from conftest import TEST_DATA
 from kscore.game.kingdom import Terrain
 from kscore.vision.find.localise import localise
-from kscore.vision.find.loose import grid_table
+from kscore.vision.find.loose import grid_tables
 from kscore.vision.load import load_photo
 from kscore.vision.read.reader import read_board
 
@@ -24,7 +24,8 @@ def _grid_and_table(path):
     photo = load_photo(path)
     found = localise(photo)
     (board,) = [b for b in found.boards if not b.partial]
-    return board, grid_table(found.working, board.corners / (found.working.factor * photo.scale), board.size)
+    (table,) = grid_tables(found.working, [(board.corners / (found.working.factor * photo.scale), board.size)])
+    return board, table
 
 
 def test_the_empty_squares_inside_a_hand_laid_kingdom_are_table():

@@ -91,7 +91,7 @@ def read_photo(path: Path | str, rules: GameRules | None = None, models=None) ->
 def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start: float | None = None) -> PhotoGame:
     """read_photo for a decoded kscore.vision.load.Photo (synthetic scenes use this directly)."""
     from kscore.vision.find.localise import localise
-    from kscore.vision.find.loose import grid_table
+    from kscore.vision.find.loose import grid_tables
 
     rules = rules or GameRules()
     path = photo.path
@@ -113,9 +113,9 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
     loose = None  # found tile by tile, only when a grid's reading is in doubt
     replaced: set[int] = set()  # the tile-by-tile kingdoms that replaced a grid
     unlike_grids: list[str] = []  # what was said of the grids left out as no kingdom's
-    for board, name in zip(complete, names):
-        table = frozenset() if found.working is None else grid_table(
-            found.working, board.corners / (found.working.factor * photo.scale), board.size)
+    to_working = 1.0 if found.working is None else found.working.factor * photo.scale
+    tables = grid_tables(found.working, [(board.corners / to_working, board.size) for board in complete])
+    for board, name, table in zip(complete, names, tables):
         reading = read_board_in_photo(detailed, board.corners, board.size, tileset, name, models, table=table)
         corners = rounded_corners(board.corners)
         found_here = PhotoKingdom(reading.kingdom, corners, tuple(reading.changes))
@@ -234,7 +234,7 @@ def settled_reading(photo, corners, size: int, tileset, name: str, models, readi
     hand has dominoes 0.1-0.3 of a square off the grid, and a crown by a print's edge was lost or counted in
     the neighbour's square. `reading` (its regular cells') is kept when no square moved or the settled one
     is less plausible (more squares the decoder doubts; not one castle). table: the squares the tile mask
-    says are table (loose.grid_table), read as empty both times.
+    says are table (loose.grid_tables), read as empty both times.
 
     Whether a grid frames a kingdom at all is judged on its regular cells (read_loaded_photo): settled,
     a grid laid across tiles of another size read its squares as plausibly as the tiles' own.
@@ -824,7 +824,7 @@ def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=No
     occlusion: squares a standing castle hides from this camera are read again
     as unseen (kscore.vision.find.occlusion) and marked `?`. image: the board image
     to read (default: the grid rectified, each square in its regular cell). table: squares read as
-    empty whatever they look like (the tile mask's verdict, loose.grid_table).
+    empty whatever they look like (the tile mask's verdict, loose.grid_tables).
     """
     from kscore.vision.find.occlusion import hidden_squares
     from kscore.vision.find.rectify import rectify

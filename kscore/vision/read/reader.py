@@ -87,7 +87,7 @@ def read_board(
     table: frozenset[Position] = frozenset(),
 ) -> BoardReading:
     """Read a rectified board. tileset None = no tile-set decoding (--no-tileset). table: squares a tile mask
-    says are table, not tile (loose.grid_table), read as empty, but for one read as the castle: a grey castle
+    says are table, not tile (loose.grid_tables), read as empty, but for one read as the castle: a grey castle
     on grey stone or wood is coloured like the table, and the kingdom has one."""
     models = models if models is not None else default_models()
     terrain_probs, crown_probs = square_probabilities(image_bgr, size, models)
