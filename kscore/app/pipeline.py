@@ -723,12 +723,11 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
 
 def _castle_if_tile(terrain_probs, places) -> list:
     """The one place (of `places`) likeliest a castle among those a castle outranks every other tile terrain at."""
-    from kscore.vision.read.classes import TERRAIN_CLASSES
+    from kscore.vision.read.classes import CASTLE, EMPTY, TERRAIN_CLASSES
 
-    castle, empty = TERRAIN_CLASSES.index(Terrain.CASTLE), TERRAIN_CLASSES.index(Terrain.EMPTY)
-    tiles = [i for i in range(len(TERRAIN_CLASSES)) if i != empty]
-    ranked = [(float(terrain_probs[p][castle]), p) for p in places
-              if max(tiles, key=lambda i: terrain_probs[p][i]) == castle]
+    tiles = [i for i in range(len(TERRAIN_CLASSES)) if i != EMPTY]
+    ranked = [(float(terrain_probs[p][CASTLE]), p) for p in places
+              if max(tiles, key=lambda i: terrain_probs[p][i]) == CASTLE]
     return [max(ranked)[1]] if ranked else []
 
 

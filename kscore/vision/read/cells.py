@@ -33,7 +33,7 @@ import numpy as np
 from kscore.game.kingdom import Terrain
 from kscore.game.tileset import TileSet
 from kscore.vision.geometry import scaled_quad
-from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
+from kscore.vision.read.classes import CASTLE, CROWN_CLASSES, EMPTY, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import crown_probability, find_candidates
 from kscore.vision.read.decoder import DEFAULT_SETTINGS
@@ -42,7 +42,6 @@ from kscore.vision.read.features import SQUARE_PX, prepare, terrain_features
 from kscore.vision.read.model import Models
 from kscore.vision.read.reader import BoardReading, as_table, decode_probabilities, default_models
 
-_EMPTY = TERRAIN_CLASSES.index(Terrain.EMPTY)
 #: A kingdom read tile by tile has its crown counter weighed against the box tempered: its log-probabilities
 #: divided by this (decoder.DecoderSettings.crown_temperature). The counter is calibrated on the boards it
 #: learnt from (out of fold, and over all tile squares of held-out scenes too, its log loss is least
@@ -93,9 +92,6 @@ def _crown_probabilities(prepared: np.ndarray, size: int, models: Models) -> np.
     return crowns.reshape(size, size, -1)
 
 
-_CASTLE = TERRAIN_CLASSES.index(Terrain.CASTLE)
-
-
 def one_castle(terrain: np.ndarray) -> None:
     """Keep the castle as an option on the square most like it only (in place): a kingdom has one.
 
@@ -105,11 +101,11 @@ def one_castle(terrain: np.ndarray) -> None:
     before the decoder: the square most like the castle is not always it.
     """
     flat = terrain.reshape(-1, terrain.shape[-1])
-    if flat[:, _CASTLE].max() <= 0:
+    if flat[:, CASTLE].max() <= 0:
         return
-    best = int(np.argmax(flat[:, _CASTLE]))
+    best = int(np.argmax(flat[:, CASTLE]))
     others = np.arange(len(flat)) != best
-    flat[others, _CASTLE] = 0.0
+    flat[others, CASTLE] = 0.0
     flat[others] /= np.maximum(flat[others].sum(axis=1, keepdims=True), 1e-12)
 
 
@@ -193,7 +189,7 @@ def apply_mask(terrain: np.ndarray, crowns: np.ndarray, tile: dict[tuple[int, in
     as_table(terrain, crowns, [p for p in squares if tile.get(p, 0.0) < surely_table])
     for r, c in squares:
         if tile.get((r, c), 0.0) >= surely_tile:
-            terrain[r, c, _EMPTY] *= NOT_EMPTY
+            terrain[r, c, EMPTY] *= NOT_EMPTY
             terrain[r, c] /= terrain[r, c].sum()
 
 

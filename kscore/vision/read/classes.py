@@ -15,3 +15,8 @@ TERRAIN_CLASSES: tuple[Terrain, ...] = BASE_TERRAINS + (Terrain.CASTLE, Terrain.
 CROWN_CLASSES: tuple[int, ...] = (0, 1, 2, 3)
 
 TERRAIN_INDEX = {terrain: i for i, terrain in enumerate(TERRAIN_CLASSES)}
+
+#: Where the castle and the empty square (table) sit on the terrain axis: the two every reader and the
+#: decoder treat apart (one castle a kingdom; no crowns on either).
+CASTLE = TERRAIN_INDEX[Terrain.CASTLE]
+EMPTY = TERRAIN_INDEX[Terrain.EMPTY]

@@ -35,14 +35,11 @@ import numpy as np
 
 from kscore.game.kingdom import Kingdom, Square, Terrain, square_name
 from kscore.game.tileset import TileSet, split_into_dominoes
-from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
+from kscore.vision.read.classes import CASTLE, CROWN_CLASSES, EMPTY, TERRAIN_CLASSES
 
 #: Probabilities are clipped here before the log: a classifier's hard 0 must
 #: stay a (very expensive) option, not an impossibility.
 _P_FLOOR = 1e-9
-
-_CASTLE = TERRAIN_CLASSES.index(Terrain.CASTLE)
-_EMPTY = TERRAIN_CLASSES.index(Terrain.EMPTY)
 
 SquareType = tuple[Terrain, int]
 
@@ -203,11 +200,11 @@ def _raw_logp(terrain_probs: np.ndarray, crown_probs: np.ndarray) -> np.ndarray:
     lt = np.log(np.clip(terrain_probs, _P_FLOOR, None))
     lc = np.log(np.clip(crown_probs, _P_FLOOR, None))
     joint = lt[..., :, None] + lc[..., None, :]
-    for k in (_CASTLE, _EMPTY):
+    for k in (CASTLE, EMPTY):
         joint[..., k, :] = -np.inf
         joint[..., k, 0] = lt[..., k]
     no_crown = crown_probs[..., 0]
-    joint[..., _CASTLE, 0] += np.log(no_crown + (1 - no_crown) * _CASTLE_CROWN_SLACK)
+    joint[..., CASTLE, 0] += np.log(no_crown + (1 - no_crown) * _CASTLE_CROWN_SLACK)
     return joint
 
 
@@ -402,8 +399,8 @@ def _with_one_castle(joint, n, name, box: _Box, tileset: TileSet, settings: Deco
     surest castle was kept before the search).
     """
     by_square = joint.reshape(n * n, len(TERRAIN_CLASSES), len(CROWN_CLASSES))
-    castle = by_square[:, _CASTLE, 0]
-    other = np.delete(by_square, _CASTLE, axis=1).reshape(n * n, -1).max(axis=1)
+    castle = by_square[:, CASTLE, 0]
+    other = np.delete(by_square, CASTLE, axis=1).reshape(n * n, -1).max(axis=1)
     read_castle = [int(i) for i in np.nonzero(castle > other)[0]]
     if len(read_castle) < 2:
         return None
@@ -411,7 +408,7 @@ def _with_one_castle(joint, n, name, box: _Box, tileset: TileSet, settings: Deco
     for keep in sorted(read_castle, key=lambda i: other[i] - castle[i])[:_CASTLE_TRIES]:
         demoted = [i for i in read_castle if i != keep]
         one_castle = by_square.copy()
-        one_castle[demoted, _CASTLE, :] = -np.inf
+        one_castle[demoted, CASTLE, :] = -np.inf
         one_castle = one_castle.reshape(joint.shape)
         retry = _with_tileset(one_castle, *_best_readings(one_castle), n, name, box, tileset, settings)
         cost = float(np.sum(castle[demoted] - other[demoted])) + retry.cost
@@ -432,7 +429,7 @@ def _said_demoted(decoding: Decoding, joint: np.ndarray, demoted: list[int], cos
     """The decoding with each demoted castle square marked `?` and its change said; cost counts the demotions."""
     n = decoding.kingdom.size
     kingdom, changes = decoding.kingdom, list(decoding.changes)
-    p_castle = np.exp(joint[:, :, _CASTLE, 0]).reshape(-1)  # as the other changes say it: crowns seen count against
+    p_castle = np.exp(joint[:, :, CASTLE, 0]).reshape(-1)  # as the other changes say it: crowns seen count against
     kept = [square_name(p) for p, square in kingdom.squares() if square.terrain is Terrain.CASTLE]
     # Said as the decoder's other changes are, in a player's words. The castle kept is the one that gives the
     # likeliest kingdom the box allows, not always the square read likeliest a castle: say which it is.
@@ -619,7 +616,7 @@ def _keep_reading(raw_types, raw_lp, n, name, box: _Box, tileset, settings, chec
     castles = [i for i, (t, _) in enumerate(raw_types) if t is Terrain.CASTLE]
     if len(castles) != 1:
         if not castles:  # point at the likeliest place for it
-            castles = [int(np.argmax(joint[:, :, _CASTLE, 0].reshape(-1)))]
+            castles = [int(np.argmax(joint[:, :, CASTLE, 0].reshape(-1)))]
         doubtful[castles] = True
         problems.append(f"{len([t for t, _ in raw_types if t is Terrain.CASTLE])} castles read; a kingdom has exactly one")
     kingdom = _kingdom(name, n, raw_types, doubtful)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from kscore.game.kingdom import Kingdom, Terrain, square_name
-from kscore.vision.read.classes import TERRAIN_INDEX
+from kscore.vision.read.classes import CASTLE
 
 #: The share of out-of-fold wrong squares the bar should mark ...
 WRONG_MARKED = 0.8
@@ -106,17 +106,18 @@ def mark_missing_castle(kingdom: Kingdom, terrain_probs: np.ndarray) -> tuple[Ki
     be asked to look where it likeliest is. A reading with a castle, or with no tile, is returned as it is.
 
     >>> from kscore.game.textformat import parse_square
+    >>> from kscore.vision.read.classes import TERRAIN_CLASSES
     >>> rows = ("W0 W0 .", "F1 S0 .", ". . .")
     >>> kingdom = Kingdom.from_rows("Ann", [[parse_square(t) for t in row.split()] for row in rows])
-    >>> probs = np.full((3, 3, len(TERRAIN_INDEX)), 0.01)
-    >>> probs[1, 1, TERRAIN_INDEX[Terrain.CASTLE]] = 0.3
+    >>> probs = np.full((3, 3, len(TERRAIN_CLASSES)), 0.01)
+    >>> probs[1, 1, CASTLE] = 0.3
     >>> marked, notes = mark_missing_castle(kingdom, probs)
     >>> marked.uncertain(), notes
     ([(1, 1)], ['no castle was read, and every kingdom has one: check row 2, column 2, the square likeliest to be it'])
     """
     if kingdom.castles() or not any(s.terrain is not Terrain.EMPTY for _, s in kingdom.squares()):
         return kingdom, []
-    likeness = {p: float(terrain_probs[p][TERRAIN_INDEX[Terrain.CASTLE]])
+    likeness = {p: float(terrain_probs[p][CASTLE])
                 for p, s in kingdom.squares() if s.terrain is not Terrain.EMPTY}
     best = max(likeness, key=likeness.get)
     square = kingdom[best]

@@ -13,9 +13,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from kscore.game.kingdom import Kingdom, Position, Terrain, square_name
+from kscore.game.kingdom import Kingdom, Position, square_name
 from kscore.game.tileset import KINGDOMINO, TileSet
-from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
+from kscore.vision.read.classes import CASTLE, CROWN_CLASSES, EMPTY, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import crown_probability, find_candidates
 from kscore.vision.read.decoder import DEFAULT_SETTINGS, DecoderSettings, decode
@@ -91,8 +91,7 @@ def read_board(
     on grey stone or wood is coloured like the table, and the kingdom has one."""
     models = models if models is not None else default_models()
     terrain_probs, crown_probs = square_probabilities(image_bgr, size, models)
-    castle = TERRAIN_CLASSES.index(Terrain.CASTLE)
-    as_table(terrain_probs, crown_probs, [p for p in table if int(np.argmax(terrain_probs[p])) != castle])
+    as_table(terrain_probs, crown_probs, [p for p in table if int(np.argmax(terrain_probs[p])) != CASTLE])
     doubt = Doubt.from_info(models.info)
     kingdom, changes, by_bars = decode_probabilities(terrain_probs, crown_probs, tileset, name, doubt)
     return BoardReading(kingdom, terrain_probs, crown_probs, changes, doubt, by_bars)
@@ -102,7 +101,7 @@ def as_table(terrain: np.ndarray, crowns: np.ndarray, squares) -> None:
     """In place: the squares (row, col) are table, surely: empty, no crowns."""
     for r, c in squares:
         terrain[r, c] = 0.0
-        terrain[r, c, TERRAIN_CLASSES.index(Terrain.EMPTY)] = 1.0
+        terrain[r, c, EMPTY] = 1.0
         crowns[r, c] = 0.0
         crowns[r, c, 0] = 1.0
 
