@@ -461,7 +461,7 @@ def fit_seam_homography(image: np.ndarray, quad: Quad, size: int, min_strength: 
     keep = [np.ones(len(o), bool) for o in obs]
     g = None
     for _ in range(4):
-        rows, rhs, weights = [], [], []
+        rows, rhs = [], []
         for axis, (p, o, kp) in enumerate(zip(pts, obs, keep)):
             p, k, wgt = p[kp], o[kp, 2], np.sqrt(np.minimum(o[kp, 3], 4.0))
             row = np.zeros((len(p), 8))
