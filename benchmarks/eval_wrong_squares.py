@@ -360,7 +360,7 @@ class Table:
 
 def loose_kingdoms(args, boards):
     """(truth rows, truth score, photo) for eval_loose's scenes of this seed (--holdout: its held-out scenes)."""
-    bank = args.bank or SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle")
+    bank = args.bank or SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle", whole_crowns=True)
     rng = np.random.default_rng(args.seed)
     for s in range(args.scenes):
         scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare,

@@ -66,7 +66,8 @@ def scene_bank(data: Path, holdout: bool = False, models_file: Path | None = Non
 
     holdout: the held-out kingdoms' squares and unseen flat castles, read by a fit without them: the one
     in models_file if given, else fitted now (minutes; kept in save_to if given). Without holdout,
-    models_file alone reads every kingdom's squares with that model.
+    models_file alone reads every kingdom's squares with that model. Squares with a crown across their
+    board's grid line are left out (loose_scenes.crowns_across_grid): no tile on a table shows half a crown.
     """
     from kscore.lab.dataset import load_boards
     from kscore.lab.loose_scenes import SquareBank
@@ -85,4 +86,5 @@ def scene_bank(data: Path, holdout: bool = False, models_file: Path | None = Non
                 print(f"saved the fit: {models.save(save_to)}")
         boards = [b for b in boards if b.group in held_out]
         first_castle = UNSEEN_CASTLES
-    return models, SquareBank.from_boards(boards, data / "tiles-phone" / "castle", first=first_castle)
+    return models, SquareBank.from_boards(boards, data / "tiles-phone" / "castle", first=first_castle,
+                                          whole_crowns=True)
