@@ -406,6 +406,12 @@ def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
+def sure_tiles(fg: np.ndarray, pitch: float) -> np.ndarray:
+    """The tile mask opened for a square of `pitch` px (SURE_OPEN of it, at least 5): where a cell is surely tile
+    (a group's cells, mask_shares and a grid's squares, grid_tables, all judge their share on it)."""
+    return tile_mask(fg, max(5, SURE_OPEN * pitch))
+
+
 def _opening_width(h: int, w: int) -> int:
     """The tile mask's opening disc (px, odd): OPEN_SHARE of the short side, narrower than any square."""
     return int(OPEN_SHARE * min(h, w)) | 1
@@ -657,7 +663,7 @@ def mask_shares(photo: Photo, quads: dict, pitch: float) -> dict:
     k = factor * photo.scale
     _, fg = _groups_not_cut_by_table(work)
     p = pitch / k
-    sure = fill_holes(_tile_pieces(tile_mask(fg, max(5, SURE_OPEN * p)), p), HOLE_SQUARES * p * p).astype(np.float32)
+    sure = fill_holes(_tile_pieces(sure_tiles(fg, p), p), HOLE_SQUARES * p * p).astype(np.float32)
     soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
     return {key: _share_at(sure, soft, np.asarray(q, float) / k) for key, q in quads.items()}
 
@@ -694,7 +700,7 @@ def _table_squares(fg: np.ndarray, soft: np.ndarray, corners: np.ndarray, size: 
     """The grid's squares whose share of tile (cell_share, the sure mask opened for its square) is under
     TABLE_SHARE; soft: fg blurred as the tile path blurs it."""
     pitch = side_length(corners) / size
-    sure = fill_holes(tile_mask(fg, max(5, SURE_OPEN * pitch)), HOLE_SQUARES * pitch * pitch).astype(np.float32)
+    sure = fill_holes(sure_tiles(fg, pitch), HOLE_SQUARES * pitch * pitch).astype(np.float32)
     to_photo = board_homography(corners, size)
     table = set()
     for r in range(size):
@@ -824,7 +830,7 @@ def _groups(work: np.ndarray, fg: np.ndarray, texture: np.ndarray | None = None)
         pitch = side
     # Then the tiles again, opened in proportion to a square: a tile's worn or dark rim
     # (a mine, the castle) no longer splits a loosely laid kingdom into pieces.
-    sure = tile_mask(fg, max(5, SURE_OPEN * pitch))  # a cell is surely tile only where this covers it
+    sure = sure_tiles(fg, pitch)  # a cell is surely tile only where this covers it
     mask = tile_mask(fg, max(5, PIECE_OPEN * pitch))
     # A tile's outline encloses a square or a domino; a carpet's wedge, outlined by its own edges, far more.
     outlined = None if texture is None else solid_detail(texture, OUTLINE_HOLES * pitch * pitch)
