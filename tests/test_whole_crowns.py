@@ -7,6 +7,8 @@ the grid shows half a crown, which no tile on a table does (loose_scenes.crowns_
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -44,7 +46,7 @@ def test_the_bank_leaves_out_squares_with_a_crown_across_the_grid(tmp_path):
     board = BOARDS["12"]
     moved = tmp_path / "12.jpg"
     cv2.imwrite(str(moved), _moved(board, 0.12, 0.0), [cv2.IMWRITE_JPEG_QUALITY, 95])
-    moved_board = type(board)(board.board_id, moved, board.group, board.kingdom)
+    moved_board = replace(board, image=moved)
     cut = crowns_across_grid(cv2.imread(str(moved)), board.kingdom)
     every = sum(len(v) for v in SquareBank.from_boards([moved_board]).squares.values())
     whole = sum(len(v) for v in SquareBank.from_boards([moved_board], whole_crowns=True).squares.values())
