@@ -353,7 +353,7 @@ def tied_to_detail(colour: np.ndarray, outlined: np.ndarray, unread: np.ndarray 
     """
     h, w = colour.shape
     # Pieces before the opening: a line of dots joining a wedge or the kingdom to the edge is part of it.
-    _, labels = cv2.connectedComponents((cv2.GaussianBlur(colour, (0, 0), 1.0) > SURE_FOREGROUND).astype(np.uint8))
+    _, labels = cv2.connectedComponents((soft_foreground(colour) > SURE_FOREGROUND).astype(np.uint8))
     cut_back = np.unique(np.r_[labels[:2].ravel(), labels[-2:].ravel(), labels[:, :2].ravel(), labels[:, -2:].ravel(),
                                labels[unread > 0] if unread is not None else []]).astype(int)
     cut_back = cut_back[cut_back > 0]
@@ -398,10 +398,15 @@ def without_specks(work: np.ndarray, k: int | None = None) -> np.ndarray:
     return cv2.morphologyEx(cv2.morphologyEx(work, cv2.MORPH_OPEN, disc), cv2.MORPH_CLOSE, disc)
 
 
+def soft_foreground(fg: np.ndarray) -> np.ndarray:
+    """A foreground blurred at sigma 1: what the tile mask thresholds and cells' shares are measured on."""
+    return cv2.GaussianBlur(fg, (0, 0), 1.0)
+
+
 def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
     """Pixels surely unlike the table, opened with a k px disc (default: OPEN_SHARE of the short side) (uint8 0/1)."""
     h, w = fg.shape
-    mask = (cv2.GaussianBlur(fg, (0, 0), 1.0) > SURE_FOREGROUND).astype(np.uint8)
+    mask = (soft_foreground(fg) > SURE_FOREGROUND).astype(np.uint8)
     k = _opening_width(h, w) if k is None else int(k) | 1
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
@@ -664,7 +669,7 @@ def mask_shares(photo: Photo, quads: dict, pitch: float) -> dict:
     _, fg = _groups_not_cut_by_table(work)
     p = pitch / k
     sure = fill_holes(_tile_pieces(sure_tiles(fg, p), p), HOLE_SQUARES * p * p).astype(np.float32)
-    soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
+    soft = soft_foreground(fg)
     return {key: _share_at(sure, soft, np.asarray(q, float) / k) for key, q in quads.items()}
 
 
@@ -684,7 +689,7 @@ def grid_tables(working: Working | None, grids: list[tuple[np.ndarray, int]]) ->
     if not any(known):
         return [frozenset() for _ in grids]
     fg = tile_foreground(working.image, working.foreground)
-    soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
+    soft = soft_foreground(fg)
     return [_table_squares(fg, soft, np.asarray(corners, float), size) if ok else frozenset()
             for (corners, size), ok in zip(grids, known)]
 
@@ -701,14 +706,9 @@ def _table_squares(fg: np.ndarray, soft: np.ndarray, corners: np.ndarray, size: 
     TABLE_SHARE; soft: fg blurred as the tile path blurs it."""
     pitch = side_length(corners) / size
     sure = fill_holes(sure_tiles(fg, pitch), HOLE_SQUARES * pitch * pitch).astype(np.float32)
-    to_photo = board_homography(corners, size)
-    table = set()
-    for r in range(size):
-        for c in range(size):
-            quad = cv2.perspectiveTransform(np.float64([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]]), to_photo)[0]
-            if _share_at(sure, soft, quad) < TABLE_SHARE:
-                table.add((r, c))
-    return frozenset(table)
+    lattice = np.float64([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]] for r in range(size) for c in range(size)])
+    quads = cv2.perspectiveTransform(lattice.reshape(1, -1, 2), board_homography(corners, size)).reshape(-1, 4, 2)
+    return frozenset(divmod(i, size) for i, quad in enumerate(quads) if _share_at(sure, soft, quad) < TABLE_SHARE)
 
 
 def _share_at(sure: np.ndarray, soft: np.ndarray, quad: np.ndarray) -> float:
@@ -806,7 +806,7 @@ def _groups(work: np.ndarray, fg: np.ndarray, texture: np.ndarray | None = None)
         return [], unread, None
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)
-    soft = cv2.GaussianBlur(fg, (0, 0), 1.0)
+    soft = soft_foreground(fg)
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     if stats[largest, cv2.CC_STAT_AREA] < MIN_GROUP_SHARE * h * w:
         return [], unread, None
