@@ -835,12 +835,7 @@ def _groups(work: np.ndarray, fg: np.ndarray, texture: np.ndarray | None = None)
     # A tile's outline encloses a square or a domino; a carpet's wedge, outlined by its own edges, far more.
     outlined = None if texture is None else solid_detail(texture, OUTLINE_HOLES * pitch * pitch)
     if outlined is not None:
-        # A dark tile on a dark carpet (a forest, the flat castle) is outlined but outside the mask: the
-        # opening that takes the dots away takes its print too, and the row beyond it fell apart from the
-        # kingdom, a piece too small to keep.
-        k = int(OUTLINED_OPEN * pitch) | 1
-        lacking = outlined & (1 - mask)
-        mask |= cv2.morphologyEx(lacking, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        mask = with_outlined_tiles(mask, outlined, pitch)
     # Pieces under half a square, and small ones not about as solid as a tile or a domino
     # (clusters of a carpet's dots that survived the opening), join nothing and are no tile.
     mask = _tile_pieces(mask, pitch)
@@ -864,6 +859,34 @@ def _groups(work: np.ndarray, fg: np.ndarray, texture: np.ndarray | None = None)
         elif blob.sum() >= 2 * MIN_GROUP_SQUARES * pitch * pitch:
             unread |= blob
     return out, unread, outlined
+
+
+def with_outlined_tiles(mask: np.ndarray, outlined: np.ndarray, pitch: float) -> np.ndarray:
+    """The tile mask with the tiles the detail outlines (solid_detail) and it lacks or has in spots (uint8 0/1).
+
+    A dark tile on a dark carpet (a forest, the flat castle) is outlined but outside the mask: the opening
+    that takes the dots away takes its print too, and the row beyond it fell apart from the kingdom, a piece
+    too small to keep. Where the opening leaves its print's lighter spots, the outline less the mask is
+    holey, and opened it was lost as well: so the outline is also taken where it and the mask together are
+    solid, within the mask's own closing (the rim of detail round a kingdom is outlined too, and taken it
+    moved the kingdom's outline out and gained a row). Both open with a disc of OUTLINED_OPEN squares: the
+    outlines' rims alone joined strays into kingdoms.
+
+    >>> mask = np.zeros((60, 120), np.uint8); outlined = mask.copy()
+    >>> outlined[10:50, 10:90] = 1            # a domino of 40 px squares, outlined
+    >>> mask[12:48:6, 12:88:6] = 1            # the mask keeps its print's spots only
+    >>> mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    >>> int(with_outlined_tiles(mask, outlined, 40.0)[12:43, 12:86].min())  # between the spots too
+    1
+    >>> kingdom = np.zeros((60, 120), np.uint8); kingdom[10:50, 10:90] = 1   # a kingdom the mask has whole,
+    >>> rim = cv2.dilate(kingdom, np.ones((9, 9), np.uint8))                 # outlined 4 px beyond its tiles
+    >>> int((with_outlined_tiles(kingdom, rim, 40.0) != kingdom).sum())
+    0
+    """
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(OUTLINED_OPEN * pitch) | 1,) * 2)
+    lacking = cv2.morphologyEx(outlined & (1 - mask), cv2.MORPH_OPEN, disc)
+    spotted = cv2.morphologyEx(outlined | mask, cv2.MORPH_OPEN, disc) & cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc)
+    return mask | lacking | spotted
 
 
 def domino_side(labels: np.ndarray, stats: np.ndarray) -> float | None:
