@@ -107,8 +107,8 @@ PIECE_OPEN = 0.12
 SURE_OPEN = 0.16
 #: Gap (in squares) up to which pieces of tiles are one group.
 JOIN_GAP = 0.5
-#: Opening disc (in squares) of the outlined squares the tile mask lacks, before they join it: a square's
-#: body stays, a tile's outlined rim or shadow beside its mask goes (0.25 on dev rug seed 13: extent wrong
+#: Opening disc (in squares) of the outlined squares the tile mask lacks or has in spots, before they join it
+#: (with_outlined_tiles): a square's body stays, a tile's outlined rim or shadow beside its mask goes (0.25 on dev rug seed 13: extent wrong
 #: 9 -> 7; the rims kept, with no opening, joined strays into false kingdoms: dev seed 2 false finds 1 -> 3).
 OUTLINED_OPEN = 0.25
 #: Largest hole in a group's tiles filled as tile, in squares (a house on a tile; an empty square is ~1).
@@ -703,7 +703,7 @@ def _clear_of_border(working: Working, corners: np.ndarray) -> bool:
 
 def _table_squares(fg: np.ndarray, soft: np.ndarray, corners: np.ndarray, size: int) -> frozenset[tuple[int, int]]:
     """The grid's squares whose share of tile (cell_share, the sure mask opened for its square) is under
-    TABLE_SHARE; soft: fg blurred as the tile path blurs it."""
+    TABLE_SHARE; soft: soft_foreground(fg), as the tile path measures it."""
     pitch = side_length(corners) / size
     sure = fill_holes(sure_tiles(fg, pitch), HOLE_SQUARES * pitch * pitch).astype(np.float32)
     lattice = np.float64([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]] for r in range(size) for c in range(size)])
