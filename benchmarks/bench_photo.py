@@ -9,7 +9,9 @@ most 3x the time cv2.imread takes just to decode the file at full size.
 Without PHOTO it makes a 12 MP JPEG (4000x3000, quality 92) from
 ../shared/data/photos/blarc_test2.jpg in a temporary folder, and a second one
 holding that photo four times (2x2: four kingdoms of ~75 px per square in the
-reduced decode, enough to read them without decoding again).
+reduced decode, enough to read them without decoding again), and a third from
+../shared/data/photos-loose/carpet_step5.jpg scaled up to 12 MP: a kingdom laid by
+hand, read tile by tile.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from kscore.game.rules import GameRules  # noqa: E402
 from kscore.game.scoring import score_kingdom  # noqa: E402
 
 SOURCE = PROJECT.parent / "shared" / "data" / "photos" / "blarc_test2.jpg"
+LOOSE_SOURCE = PROJECT.parent / "shared" / "data" / "photos-loose" / "carpet_step5.jpg"
 
 
 def make_12mp(folder: Path) -> Path:
@@ -46,6 +49,17 @@ def make_12mp(folder: Path) -> Path:
     big = cv2.resize(image, (4000, 3000), interpolation=cv2.INTER_AREA)
     path = folder / "photo_12mp.jpg"
     cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path
+
+
+def make_12mp_loose(folder: Path) -> Path | None:
+    """photos-loose's last round, a kingdom laid by hand on a dotted carpet, scaled up to 12 MP (None without
+    ../shared): read tile by tile, not as a grid, and far slower than the neat kingdom of make_12mp."""
+    image = cv2.imread(str(LOOSE_SOURCE)) if LOOSE_SOURCE.is_file() else None
+    if image is None:
+        return None
+    path = folder / "photo_12mp_loose.jpg"
+    cv2.imwrite(str(path), cv2.resize(image, (4000, 3000), interpolation=cv2.INTER_CUBIC), [cv2.IMWRITE_JPEG_QUALITY, 92])
     return path
 
 
@@ -124,6 +138,12 @@ def main(argv=None) -> int:
             names = [k.name for k in read_photo(four, rules).kingdoms]
             print(f"four kingdoms in one 12 MP photo: {t_four * 1000:.0f} ms = {t_four / t_imread:.2f}x imread "
                   f"({t_imread * 1000:.0f} ms); {len(names)} kingdoms read")
+            loose = make_12mp_loose(Path(tmp))
+            if loose is not None:
+                t_imread, t_loose = timed_side_by_side(lambda: cv2.imread(str(loose)), lambda: read_photo(loose, rules),
+                                                       args.repeat)
+                print(f"a kingdom laid by hand in a 12 MP photo (photos-loose carpet_step5 scaled up): {t_loose * 1000:.0f} ms"
+                      f" = {t_loose / t_imread:.2f}x imread ({t_imread * 1000:.0f} ms)")
     return 0
 
 
