@@ -108,8 +108,9 @@ SURE_OPEN = 0.16
 #: Gap (in squares) up to which pieces of tiles are one group.
 JOIN_GAP = 0.5
 #: Opening disc (in squares) of the outlined squares the tile mask lacks or has in spots, before they join it
-#: (with_outlined_tiles): a square's body stays, a tile's outlined rim or shadow beside its mask goes (0.25 on dev rug seed 13: extent wrong
-#: 9 -> 7; the rims kept, with no opening, joined strays into false kingdoms: dev seed 2 false finds 1 -> 3).
+#: (with_outlined_tiles): a square's body stays, a tile's outlined rim or shadow beside its mask goes (0.25 on
+#: dev rug seed 13: extent wrong 9 -> 7; the rims kept, with no opening, joined strays into false kingdoms:
+#: dev seed 2 false finds 1 -> 3).
 OUTLINED_OPEN = 0.25
 #: Largest hole in a group's tiles filled as tile, in squares (a house on a tile; an empty square is ~1).
 HOLE_SQUARES = 0.5
