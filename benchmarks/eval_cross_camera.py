@@ -28,8 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kscore.game.kingdom import Terrain  # noqa: E402
-from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
+from kscore.vision.read.classes import CASTLE, TERRAIN_CLASSES  # noqa: E402
 from kscore.vision.read.counting import square_summaries  # noqa: E402
 from kscore.vision.read.crowns import crown_probability, find_candidates  # noqa: E402
 from kscore.lab.train import DEFAULT_BOARDS, DEFAULT_PHONE, fit_models, load_board_samples, load_phone_samples, single_threaded
@@ -52,9 +51,8 @@ def main() -> int:
     truth = np.concatenate([s.terrain_y for s in phone])
     probs = models.terrain.predict_full(x, len(TERRAIN_CLASSES))
     read = probs.argmax(axis=1)
-    castle = TERRAIN_CLASSES.index(Terrain.CASTLE)
-    not_castle = truth != castle
-    probs[:, castle] = -1.0
+    not_castle = truth != CASTLE
+    probs[:, CASTLE] = -1.0
     read_no_castle = probs.argmax(axis=1)
 
     print(f"trained on the boards of {args.boards} ({time.perf_counter() - start:.0f} s with loading)")
@@ -71,7 +69,7 @@ def main() -> int:
 
     counts = np.zeros((4, 4), int)  # rows: label 0-3, columns: read 0-3
     for sample in phone:
-        if sample.terrain_y[0] == castle:
+        if sample.terrain_y[0] == CASTLE:
             continue
         found = find_candidates(sample.prepared, models.crown_template, 1)
         summary = square_summaries(found, crown_probability(models.candidate, found), 1)

@@ -48,7 +48,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.lab.dataset import LabelledBoard, load_boards, load_photo_items  # noqa: E402
 from kscore.lab.train import (  # noqa: E402
     DEFAULT_BOARDS,
@@ -63,14 +62,13 @@ from kscore.lab.train import (  # noqa: E402
 )
 from kscore.vision.find.rectify import rectify  # noqa: E402
 from kscore.vision.load import load_photo  # noqa: E402
-from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES, TERRAIN_INDEX  # noqa: E402
+from kscore.vision.read.classes import CASTLE, CROWN_CLASSES, TERRAIN_CLASSES  # noqa: E402
 from kscore.vision.read.counting import square_summaries  # noqa: E402
 from kscore.vision.read.crowns import crown_probability, find_candidates  # noqa: E402
 from kscore.vision.read.features import FEATURE_VERSION  # noqa: E402
 
 DEFAULT_PHOTOS = DEFAULT_BOARDS.parent / "photos"
 SOURCES = ("boards", "phone", "photos")
-CASTLE = TERRAIN_INDEX[Terrain.CASTLE]
 
 
 @dataclass

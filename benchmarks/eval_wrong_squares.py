@@ -53,7 +53,7 @@ from kscore.lab.holdout import scene_bank  # noqa: E402
 from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, SquareBank, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.find.loose import TABLE_SHARE, TILE_SHARE  # noqa: E402
-from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
+from kscore.vision.read.classes import EMPTY, TERRAIN_CLASSES  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 
 KINDS = ("table->tile", "tile->empty", "terrain", "crowns")
@@ -150,7 +150,7 @@ class TileShares:
     def recogniser_empty(self, kingdom, position) -> float | None:
         """The recogniser's own P(empty) at the square (a kingdom read tile by tile), before the tile mask."""
         probs = self.recogniser.get(_key(kingdom))
-        return None if probs is None else float(probs[position][TERRAIN_CLASSES.index(Terrain.EMPTY)])
+        return None if probs is None else float(probs[position][EMPTY])
 
     def probabilities(self, kingdom, position, truth: Square) -> str:
         """The classifiers at the square: terrain (top class, its p, the truth's p) and crowns (top count, its p)."""

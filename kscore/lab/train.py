@@ -27,7 +27,7 @@ from kscore.lab.hand_laid import carried, lay_by_hand
 from kscore.lab.loose_scenes import SURFACES, draw_surface
 from kscore.lab.tables import random_table
 from kscore.game.kingdom import Terrain
-from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES, TERRAIN_INDEX
+from kscore.vision.read.classes import CASTLE, CROWN_CLASSES, EMPTY, TERRAIN_CLASSES, TERRAIN_INDEX
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import TEMPLATE_SHAPE, Candidates, crown_probability, find_candidates, search_channel, square_of
 from kscore.vision.read.doubt import Doubt, choose_bar
@@ -163,7 +163,7 @@ def _mine(cands: Candidates, score: np.ndarray, sample: Sample) -> np.ndarray:
     label = np.zeros(len(score), bool)
     squares = square_of(cands, sample.size)
     for sq, k in enumerate(sample.crowns_y):
-        if k == 0 or sample.terrain_y[sq] == TERRAIN_INDEX[Terrain.CASTLE]:
+        if k == 0 or sample.terrain_y[sq] == CASTLE:
             continue
         idx = np.nonzero(squares == sq)[0]
         label[idx[np.argsort(-score[idx], kind="stable")[:k]]] = True
@@ -365,7 +365,6 @@ def _busy_table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 
 def _copies_on(boards: list[Sample], rng: np.random.Generator, surface) -> list[Sample]:
     """One copy of each board with some border squares on surface(rng, h, w), labelled empty."""
-    empty = TERRAIN_INDEX[Terrain.EMPTY]
     out = []
     for s in boards:
         n, side = s.size, s.prepared.shape[0]
@@ -377,7 +376,7 @@ def _copies_on(boards: list[Sample], rng: np.random.Generator, surface) -> list[
         for r, c in shown:
             cell = (slice(r * CELL, (r + 1) * CELL), slice(c * CELL, (c + 1) * CELL))
             image[cell] = table[cell]
-            terrain_y[r * n + c], crowns_y[r * n + c] = empty, 0
+            terrain_y[r * n + c], crowns_y[r * n + c] = EMPTY, 0
         prepared = prepare(augment_light(image, rng), n)
         out.append(replace(s, prepared=prepared, terrain_x=terrain_features(prepared, n), terrain_y=terrain_y,
                            crowns_y=crowns_y, source="table"))
@@ -417,10 +416,9 @@ def _standing_castle_views(boards: list[Sample]) -> list[Sample]:
     from kscore.lab.synth import draw_standing_castle, random_camera
 
     rng = np.random.default_rng(_SEED)
-    castle_class = TERRAIN_INDEX[Terrain.CASTLE]
     out = []
     for s in boards:
-        castle = np.nonzero(s.terrain_y == castle_class)[0]
+        castle = np.nonzero(s.terrain_y == CASTLE)[0]
         if len(castle) != 1:
             continue
         row, col = divmod(int(castle[0]), s.size)
@@ -559,7 +557,6 @@ def _hand_laid(boards: list[Sample]) -> list[tuple[int, Sample, np.ndarray]]:
     Seeded, so training stays deterministic.
     """
     rng = np.random.default_rng(_SEED + 2)
-    empty = TERRAIN_INDEX[Terrain.EMPTY]
     out = []
     for i, s in enumerate(boards):
         side = s.prepared.shape[0]
@@ -568,7 +565,7 @@ def _hand_laid(boards: list[Sample]) -> list[tuple[int, Sample, np.ndarray]]:
             kind = (lambda r, h, w: random_table(r, h, w)) if k == 0 else _busy_table
             table = cv2.resize(kind(rng, int(side * grain), int(side * grain)), (side, side),
                                interpolation=cv2.INTER_AREA)
-            bare = set(np.nonzero(s.terrain_y == empty)[0].tolist())
+            bare = set(np.nonzero(s.terrain_y == EMPTY)[0].tolist())
             image, moves = lay_by_hand(s.prepared, s.size, table, rng, bare)
             image = augment_light(image, rng)
             if rng.random() < 0.5:
@@ -695,13 +692,13 @@ def fit_crowns(base: list[Sample], folds: int = 3) -> CrownFit:
         net = _fit_candidates([cands[i] for i in train_idx], [labels[i] for i in train_idx], [turns[i] for i in train_idx])
         for i in held:
             s = samples[i]
-            keep = s.terrain_y != TERRAIN_INDEX[Terrain.CASTLE]
+            keep = s.terrain_y != CASTLE
             summaries.append(square_summaries(cands[i], crown_probability(net, cands[i]), s.size)[keep])
             counts.append(s.crowns_y[keep])
             terrains.append(s.terrain_y[keep])
     if not summaries:  # a single kingdom: nothing to hold out, so in-sample it is
         for c, s in zip(cands, samples):
-            keep = s.terrain_y != TERRAIN_INDEX[Terrain.CASTLE]
+            keep = s.terrain_y != CASTLE
             summaries.append(square_summaries(c, crown_probability(candidate, c), s.size)[keep])
             counts.append(s.crowns_y[keep])
             terrains.append(s.terrain_y[keep])
@@ -710,7 +707,7 @@ def fit_crowns(base: list[Sample], folds: int = 3) -> CrownFit:
     # count model is a small logistic regression, so its probabilities on them
     # are near out-of-fold too.
     # Only squares that can carry crowns count for the bar (as in mark_doubts): empty ones are easy and many.
-    crowned = np.concatenate(terrains) != TERRAIN_INDEX[Terrain.EMPTY]
+    crowned = np.concatenate(terrains) != EMPTY
     crown_p = count.predict_full(np.vstack(summaries)[crowned], len(CROWN_CLASSES))
     return CrownFit(template, candidate, count, sorted(int(c) for c in np.unique(np.concatenate(counts))),
                     crown_p, np.concatenate(counts)[crowned])
