@@ -98,7 +98,7 @@ def crowns_across_grid(image: np.ndarray, kingdom) -> set[tuple[int, int]]:
     """The squares of a labelled board (its image, its kingdom) whose crowns' centres, as the shipped crown
     models find them (the square's k likeliest candidates for its k crowns), lie within CROWN_ACROSS_GRID of
     the square's side."""
-    from kscore.vision.read.crowns import crown_probability, find_candidates, square_of
+    from kscore.vision.read.crowns import crown_probability, find_candidates, likeliest, square_of
     from kscore.vision.read.features import CELL, prepare
     from kscore.vision.read.reader import default_models
 
@@ -109,8 +109,7 @@ def crowns_across_grid(image: np.ndarray, kingdom) -> set[tuple[int, int]]:
     for (r, c), sq in kingdom.squares():
         if not sq.crowns or sq.terrain in (Terrain.EMPTY, Terrain.CASTLE):
             continue
-        mine = np.nonzero(own == r * n + c)[0]
-        best = mine[np.argsort(-p_crown[mine], kind="stable")[:sq.crowns]]
+        best = likeliest(own, p_crown, r * n + c, sq.crowns)
         y, x = candidates.ys[best] + 0.5 - r * CELL, candidates.xs[best] + 0.5 - c * CELL
         if len(best) and (np.minimum.reduce([y, CELL - y, x, CELL - x]) < CROWN_ACROSS_GRID * CELL).any():
             out.add((r, c))

@@ -29,7 +29,8 @@ from kscore.lab.tables import random_table
 from kscore.game.kingdom import Terrain
 from kscore.vision.read.classes import CASTLE, CROWN_CLASSES, EMPTY, TERRAIN_CLASSES, TERRAIN_INDEX
 from kscore.vision.read.counting import square_summaries
-from kscore.vision.read.crowns import TEMPLATE_SHAPE, Candidates, crown_probability, find_candidates, search_channel, square_of
+from kscore.vision.read.crowns import (TEMPLATE_SHAPE, Candidates, crown_probability, find_candidates, likeliest,
+                                      search_channel, square_of)
 from kscore.vision.read.doubt import Doubt, choose_bar
 from kscore.vision.read.features import CELL, prepare, terrain_features
 from kscore.vision.read.model import Models, Network, shipped_file
@@ -165,8 +166,7 @@ def _mine(cands: Candidates, score: np.ndarray, sample: Sample) -> np.ndarray:
     for sq, k in enumerate(sample.crowns_y):
         if k == 0 or sample.terrain_y[sq] == CASTLE:
             continue
-        idx = np.nonzero(squares == sq)[0]
-        label[idx[np.argsort(-score[idx], kind="stable")[:k]]] = True
+        label[likeliest(squares, score, sq, k)] = True
     return label
 
 

@@ -169,3 +169,14 @@ def square_of(candidates: Candidates, size: int) -> np.ndarray:
     r = np.clip(candidates.ys // CELL, 0, size - 1)
     c = np.clip(candidates.xs // CELL, 0, size - 1)
     return (r * size + c).astype(np.int64)
+
+
+def likeliest(squares: np.ndarray, score: np.ndarray, square: int, k: int) -> np.ndarray:
+    """Indices of the k candidates in `square` with the highest score (ties in candidate order): where a
+    labelled square's k crowns are taken to be (squares: square_of of the candidates).
+
+    >>> likeliest(np.array([0, 1, 1, 1]), np.array([0.9, 0.2, 0.8, 0.8]), 1, 2).tolist()
+    [2, 3]
+    """
+    idx = np.nonzero(squares == square)[0]
+    return idx[np.argsort(-score[idx], kind="stable")[:k]]
