@@ -15,6 +15,7 @@ benchmarks/eval_synthetic.py.
     python benchmarks/eval_loose.py --scenes 30 --dominoes 1-3   # kingdoms in progress (a game after rounds 1-3)
     python benchmarks/eval_loose.py --scenes 30 --size 7 --on stone --dominoes 1-24   # a Mighty Duel game, every round
     python benchmarks/eval_loose.py --scenes 30 --on rug --glare broad   # the real dark carpet of photos-loose, its glare
+    python benchmarks/eval_loose.py --scenes 100 --seed 6 --scale 0.6   # as a messenger app sends them, or from farther
 
 --holdout: the recogniser is fitted without every 3rd kingdom of the boards with
 the shipped recipe (kscore.lab.holdout: boards, phone squares, hand-laid copies,
@@ -32,6 +33,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -47,6 +49,8 @@ from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, make_loose_
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 
+#: JPEG quality of a photo as a messenger app sends it (--scale): such apps save again at about 70-85.
+SENT_QUALITY = 85
 
 def occupied_extent(kingdom) -> tuple[int, int]:
     tiles = [p for p, sq in kingdom.squares() if sq.terrain is not Terrain.EMPTY]
@@ -65,6 +69,23 @@ def _count_range(text: str) -> tuple[int, int]:
     if not 1 <= pair[0] <= pair[1]:
         raise argparse.ArgumentTypeError(f"{text!r}: want 1 <= LO <= HI")
     return pair
+
+
+def as_sent(image: np.ndarray, scale: float, quality: int = SENT_QUALITY) -> np.ndarray:
+    """The photo resized by `scale` and saved again as a JPEG of `quality`: as a messenger app sends a photo
+    (1280-1600 px on its long side), or as a camera farther from the table shows the kingdom (fewer pixels a
+    square). At 1 the photo as it is.
+
+    >>> image = np.full((100, 200, 3), 128, np.uint8)
+    >>> as_sent(image, 0.5).shape
+    (50, 100, 3)
+    >>> as_sent(image, 1.0) is image
+    True
+    """
+    if scale == 1.0:
+        return image
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    return cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 
 
 def main(argv=None) -> int:
@@ -90,7 +111,12 @@ def main(argv=None) -> int:
     ap.add_argument("--save", type=Path, help="write the scenes not found or not exact here as JPEGs")
     ap.add_argument("--surface", help="read only scenes on these surfaces (comma list, e.g. dotted,stone); "
                     "every scene is still drawn, so a seed's scenes stay the same")
+    ap.add_argument("--scale", type=float, default=1.0, help="read each scene's photo resized by this factor and "
+                    f"saved again as a JPEG of quality {SENT_QUALITY} (as_sent: a messenger app's copy, a camera "
+                    "farther away); the same scenes as without it")
     args = ap.parse_args(argv)
+    if not 0.1 <= args.scale <= 4.0:
+        ap.error(f"--scale {args.scale} is outside 0.1-4")
     models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, args.phone_per_class)
     rng = np.random.default_rng(args.seed)
     found = exact = right = squares = strays_scored = false_finds = flagged_wrong = wrong = 0
@@ -107,7 +133,8 @@ def main(argv=None) -> int:
         if only is not None and scene.surface not in only:
             continue
         truth = LabelledExtent(scene.rows, scene.score)
-        photo = Photo(Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
+        image = as_sent(scene.image, args.scale)
+        photo = Photo(Path(f"loose{s}.jpg"), image, (image.shape[1], image.shape[0]))
         start = time.perf_counter()
         try:
             read = list(read_loaded_photo(photo, models=models).found)
