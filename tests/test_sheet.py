@@ -19,7 +19,7 @@ import pytest
 from conftest import PROJECT, TEST_DATA
 from conftest import run_kscore as run
 from kscore.app.sheet import build_sheet
-from kscore.app.sheet_image import FONT, INK, PAPER, WIN, draw_sheet, render_png, render_svg
+from kscore.app.sheet_image import FONT, INK, PAPER, WIN, draw_sheet, render_png, render_svg, text_width
 from kscore.game.ranking import rank
 from kscore.game.scoring import score_kingdom
 from kscore.game.textformat import parse_game, read_game
@@ -175,6 +175,17 @@ def test_the_sheet_draws_each_kingdom_small_above_its_column():
     cell = d.image.shape[0] // 5
     corner = canvas[d.y + 4 * cell + cell // 2 + 3, d.x + cell // 2 + 5]
     assert np.all(np.abs(corner.astype(int) - 70) < 20)
+
+
+def test_the_winners_sentence_is_drawn_whole_on_a_two_player_pad():
+    # Two columns make a narrow pad: the sentence with its tiebreak ran past the edge and was cut at
+    # "largest property ...". It is wrapped over lines now, each inside the pad.
+    sheet, scores = sheet_of(SAMPLE)
+    size, shapes = draw_sheet(sheet, scores)
+    lines = [s for s in shapes if getattr(s, "colour", None) == WIN and getattr(s, "scale", 0) == 0.55]
+    sentence = " ".join(line.text for line in lines)
+    assert sentence == "Alice wins with 67 points (tied on 67 points with Bob; largest property 11 vs 8)"
+    assert len(lines) == 2 and all(text_width(line.text, line.scale) <= size[0] - 2 * line.x for line in lines)
 
 
 def test_svg_sheet_holds_the_same_values(capsys, tmp_path):

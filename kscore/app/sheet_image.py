@@ -178,15 +178,38 @@ def layout(sheet: Sheet, thumbnails: Sequence[np.ndarray | None]) -> tuple[tuple
     for i in winners:  # the winner's column framed
         shapes.append(Box(col_x[i] + 2, top + 2, COL_W - 4, y - top - 4, line=WIN, thick=2))
     y += 28
-    sentence = winner_sentence(sheet)
-    if sentence:
-        shapes.append(Label(_fit(sentence, 0.55, width - 2 * MARGIN), MARGIN, y, 0.55, WIN, 1))
+    # The winner's sentence says which tiebreak decided and by how much: on a pad as narrow as two players'
+    # columns it ran past the edge and was cut at "largest property ...", so it is wrapped, as the notes are.
+    for line in wrapped(winner_sentence(sheet), 0.55, width - 2 * MARGIN):
+        shapes.append(Label(line, MARGIN, y, 0.55, WIN, 1))
         y += 24
     for note in sheet.notes[:6]:
-        shapes.append(Label(_fit(f"{note.player}, {note.label} +0: {note.reason}", 0.45, width - 2 * MARGIN),
-                            MARGIN, y, 0.45, PRINT))
-        y += 20
+        for line in wrapped(f"{note.player}, {note.label} +0: {note.reason}", 0.45, width - 2 * MARGIN, most=2):
+            shapes.append(Label(line, MARGIN, y, 0.45, PRINT))
+            y += 20
     return (width, y + MARGIN - 8), shapes
+
+
+def wrapped(text: str, scale: float, width: int, most: int = 3) -> list[str]:
+    """The text broken between words into lines at most `width` px wide at this scale, at most `most` of them
+    (the last cut short with "..." if the text runs on; so is a word wider than a line).
+
+    >>> wrapped("Alice wins with 67 points (tied on 67 points with Bob)", 0.55, 160)
+    ['Alice wins with 67', 'points (tied on 67', 'points with Bob)']
+    >>> wrapped("Alice wins with 67 points (tied on 67 points with Bob)", 0.55, 160, most=2)
+    ['Alice wins with 67', 'points (tied on 67 ...']
+    >>> wrapped("", 0.55, 200)
+    []
+    """
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", scale) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines[most - 1:] = [" ".join(lines[most - 1:])]
+    return [_fit(line, scale, width) for line in lines]
 
 
 def _fit(text: str, scale: float, width: int) -> str:
