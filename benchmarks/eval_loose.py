@@ -49,8 +49,10 @@ from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, make_loose_
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 
-#: JPEG quality of a photo as a messenger app sends it (--scale): such apps save again at about 70-85.
+#: JPEG quality of a photo as a messenger app sends it (--scale): such apps save a photo again, smaller; 85 is
+#: a middle guess at their quality, not a measured one.
 SENT_QUALITY = 85
+
 
 def occupied_extent(kingdom) -> tuple[int, int]:
     tiles = [p for p, sq in kingdom.squares() if sq.terrain is not Terrain.EMPTY]
