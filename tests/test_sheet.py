@@ -14,15 +14,14 @@ import time
 
 import cv2
 import numpy as np
-import pytest
 
 from conftest import PROJECT, TEST_DATA
 from conftest import run_kscore as run
 from kscore.app.sheet import build_sheet
-from kscore.app.sheet_image import FONT, INK, PAPER, WIN, draw_sheet, render_png, render_svg, text_width
+from kscore.app.sheet_image import FONT, INK, PAPER, WIN, draw_sheet, render_png, text_width
 from kscore.game.ranking import rank
 from kscore.game.scoring import score_kingdom
-from kscore.game.textformat import parse_game, read_game
+from kscore.game.textformat import read_game
 
 FOUR = TEST_DATA / "four-players.kingdom"  # four real kingdoms (Aalborg boards), both variants, three missed
 SAMPLE = PROJECT / "sample_images" / "two-player-game.kingdom"
