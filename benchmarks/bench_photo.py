@@ -44,12 +44,20 @@ SOURCE = PROJECT.parent / "shared" / "data" / "photos" / "blarc_test2.jpg"
 LOOSE_SOURCE = PROJECT.parent / "shared" / "data" / "photos-loose" / "carpet_step5.jpg"
 
 
-def make_12mp(folder: Path) -> Path:
-    image = cv2.imread(str(SOURCE))
-    big = cv2.resize(image, (4000, 3000), interpolation=cv2.INTER_AREA)
-    path = folder / "photo_12mp.jpg"
-    cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+#: The photos the bench makes: 12 MP (4000x3000), saved as a phone saves them.
+TWELVE_MP = (4000, 3000)
+QUALITY = 92
+
+
+def _saved(folder: Path, name: str, image) -> Path:
+    """The image written to folder/name as a JPEG of QUALITY."""
+    path = folder / name
+    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
     return path
+
+
+def make_12mp(folder: Path) -> Path:
+    return _saved(folder, "photo_12mp.jpg", cv2.resize(cv2.imread(str(SOURCE)), TWELVE_MP, interpolation=cv2.INTER_AREA))
 
 
 def make_12mp_loose(folder: Path) -> Path | None:
@@ -58,16 +66,12 @@ def make_12mp_loose(folder: Path) -> Path | None:
     image = cv2.imread(str(LOOSE_SOURCE)) if LOOSE_SOURCE.is_file() else None
     if image is None:
         return None
-    path = folder / "photo_12mp_loose.jpg"
-    cv2.imwrite(str(path), cv2.resize(image, (4000, 3000), interpolation=cv2.INTER_CUBIC), [cv2.IMWRITE_JPEG_QUALITY, 92])
-    return path
+    return _saved(folder, "photo_12mp_loose.jpg", cv2.resize(image, TWELVE_MP, interpolation=cv2.INTER_CUBIC))
 
 
 def make_12mp_four(folder: Path) -> Path:
-    half = cv2.resize(cv2.imread(str(SOURCE)), (2000, 1500), interpolation=cv2.INTER_AREA)
-    path = folder / "photo_12mp_four.jpg"
-    cv2.imwrite(str(path), cv2.vconcat([cv2.hconcat([half, half])] * 2), [cv2.IMWRITE_JPEG_QUALITY, 92])
-    return path
+    half = cv2.resize(cv2.imread(str(SOURCE)), (TWELVE_MP[0] // 2, TWELVE_MP[1] // 2), interpolation=cv2.INTER_AREA)
+    return _saved(folder, "photo_12mp_four.jpg", cv2.vconcat([cv2.hconcat([half, half])] * 2))
 
 
 def timed(fn, repeat: int) -> float:
