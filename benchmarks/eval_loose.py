@@ -90,6 +90,17 @@ def as_sent(image: np.ndarray, scale: float, quality: int = SENT_QUALITY) -> np.
     return cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 
 
+def scale_factor(text: str) -> float:
+    """--scale's value: a factor from 0.1 to 4."""
+    try:
+        scale = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: want a number such as 0.6") from None
+    if not 0.1 <= scale <= 4.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is outside 0.1-4")
+    return scale
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_scene_arguments(ap, seed=1, holdout_help="recogniser fitted without every 3rd kingdom (the shipped recipe); "
@@ -113,12 +124,10 @@ def main(argv=None) -> int:
     ap.add_argument("--save", type=Path, help="write the scenes not found or not exact here as JPEGs")
     ap.add_argument("--surface", help="read only scenes on these surfaces (comma list, e.g. dotted,stone); "
                     "every scene is still drawn, so a seed's scenes stay the same")
-    ap.add_argument("--scale", type=float, default=1.0, help="read each scene's photo resized by this factor and "
+    ap.add_argument("--scale", type=scale_factor, default=1.0, help="read each scene's photo resized by this factor and "
                     f"saved again as a JPEG of quality {SENT_QUALITY} (as_sent: a messenger app's copy, a camera "
                     "farther away); the same scenes as without it")
     args = ap.parse_args(argv)
-    if not 0.1 <= args.scale <= 4.0:
-        ap.error(f"--scale {args.scale} is outside 0.1-4")
     models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, args.phone_per_class)
     rng = np.random.default_rng(args.seed)
     found = exact = right = squares = strays_scored = false_finds = flagged_wrong = wrong = 0

@@ -15,10 +15,22 @@ in squares, their median and 90th percentile), exact scores at the fitted cells
 and at the true quads, and with --shift S, exact scores at the true quads moved
 by a random offset (normal, S squares on each axis): how sensitive the reader
 is to where a square is cut. --list names the scenes the two readings score
-differently.
+differently. --split also decodes each kingdom from the crowns counted at the
+fitted cells with the terrain read at the true quads, and the other way round:
+which of the two readings the cells' placement costs. --scale K reads every
+scene as eval_loose.py --scale does (resized by K, saved again as a JPEG), its
+true quads scaled alike: what fewer pixels a square cost the reader itself.
 
     python benchmarks/eval_loose_cells.py --scenes 100 --seed 7 --holdout --models /tmp/holdout/recognition.npz
     python benchmarks/eval_loose_cells.py --scenes 100 --seed 7 --holdout --models FILE --shift 0.05
+    python benchmarks/eval_loose_cells.py --scenes 100 --seed 580 --holdout --models FILE --split --scale 0.6
+
+Measured on 2026-12-04 (main 043e9a9, held-out fit, seed 580, --split), exact of 99: fitted cells 84, true
+quads 87, fitted cells for crowns and true quads for terrain 83, the other way round 90. The placement costs
+the crowns; terrain reads better at the fitted cells (3.5% larger than their tiles, they take in the seam
+as the boards' squares do). With --scale 0.6, of 98: 66, 77, 68, 78: fewer pixels cost the reader ten at
+the true quads, and the fitted cells' crowns ten more (at 0.6 eval_wrong_squares finds 26 of 27 miscounted
+squares missing crowns, run on the scenes scaled alike; their best template response a median 0.56 against 0.80 on crowns read right).
 
 Measured on 2026-12-04 (main ffb7d9d, held-out fit): seed 7 at the fitted cells 82, at the true quads 93,
 the true quads moved by 0.05 of a square 82, by 0.1 46; seed 566 75 and 78. The cells were 3.6% larger
@@ -30,12 +42,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
+sys.path.insert(0, str(PROJECT / "benchmarks"))
 
 from kscore.app.pipeline import _tileset, frame_size  # noqa: E402
 from kscore.game.rules import GameRules  # noqa: E402
@@ -44,7 +58,8 @@ from kscore.lab.loose_scenes import make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.find.loose import TILE_SHARE, find_loose  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
-from kscore.vision.read.cells import read_cells  # noqa: E402
+from kscore.vision.read.cells import apply_mask, cell_probabilities, cut_cells, decode_cells, read_cells  # noqa: E402
+from eval_loose import as_sent, scale_factor  # noqa: E402
 
 
 def side(quad: np.ndarray) -> float:
@@ -67,12 +82,41 @@ def matched_cells(group, tiles: list[np.ndarray], pitch: float) -> dict:
     return out
 
 
+def sent_scene(scene, scale: float):
+    """The scene as eval_loose.py --scale reads it (as_sent), its true quads and pitch scaled alike."""
+    if scale == 1.0:
+        return scene
+    return replace(scene, image=as_sent(scene.image, scale), pitch=scene.pitch * scale,
+                   quads={p: np.asarray(q, float) * scale for p, q in scene.quads.items()})
+
+
+def split_points(image, fitted: dict, true: dict, tile: dict, size: int, tileset, models,
+                 surely_tile: float = 0.6) -> dict[str, int]:
+    """Points of the kingdom decoded from one cut's crowns and the other cut's terrain, both ways.
+
+    As read_cells reads (its default shares of tile), less the crowns counted again (they only mark `?`).
+    """
+    tiles = [p for p, t in tile.items() if t >= surely_tile]
+    fitted_terrain, fitted_crowns = cell_probabilities(cut_cells(image, fitted, size), size, tiles, models)
+    true_terrain, true_crowns = cell_probabilities(cut_cells(image, true, size), size, tiles, models)
+    points = {}
+    for name, terrain, crowns in (("fitted cells for crowns, true quads for terrain", true_terrain, fitted_crowns),
+                                  ("fitted cells for terrain, true quads for crowns", fitted_terrain, true_crowns)):
+        terrain, crowns = terrain.copy(), crowns.copy()
+        apply_mask(terrain, crowns, tile, surely_tile)
+        points[name] = kingdom_points(decode_cells(terrain, crowns, tileset).kingdom)
+    return points
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_scene_arguments(ap, seed=1, holdout_help="scenes of the held-out kingdoms, read by a fit without them",
                         phone_per_class=False)
     ap.add_argument("--shift", type=float, default=0.0, help="also read at the true quads moved by this much (squares)")
     ap.add_argument("--list", action="store_true", help="the scenes whose two readings score differently")
+    ap.add_argument("--split", action="store_true", help="also decode from one cut's crowns and the other's terrain")
+    ap.add_argument("--scale", type=scale_factor, default=1.0, help="read each scene resized by this factor and "
+                    "saved again as a JPEG, as eval_loose.py --scale does")
     args = ap.parse_args(argv)
     models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, PHONE_PER_CLASS)
     tileset = _tileset(GameRules())
@@ -83,7 +127,7 @@ def main(argv=None) -> int:
         exact[f"true quads moved {args.shift}"] = 0
     read = 0
     for s in range(args.scenes):
-        scene = make_loose_scene(bank, rng)
+        scene = sent_scene(make_loose_scene(bank, rng), args.scale)
         photo = Photo(Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
         tiles = [np.asarray(q, float) for q in scene.quads.values()]
         best = max(((matched_cells(g, tiles, scene.pitch), g) for g in find_loose(photo) if not g.partial),
@@ -106,6 +150,11 @@ def main(argv=None) -> int:
         for name, at in cells.items():
             points[name] = kingdom_points(read_cells(scene.image, at, group.tile, size, tileset, "", models).kingdom)
             exact[name] += points[name] == scene.score
+        if args.split:
+            for name, p in split_points(scene.image, cells["fitted cells"], cells["true quads"], group.tile, size,
+                                        tileset, models).items():
+                points[name] = p
+                exact[name] = exact.get(name, 0) + (p == scene.score)
         if args.list and len(set(points.values()) | {scene.score}) > 1:
             print(f"  scene {s} ({scene.surface}): truth {scene.score}, "
                   + ", ".join(f"{name} {p}" for name, p in points.items()))
@@ -113,7 +162,8 @@ def main(argv=None) -> int:
         print("no scene's kingdom found")
         return 0
     ratios, offsets = np.array(ratios), np.array(offsets)
-    print(f"loose scenes: {args.scenes} (seed {args.seed}{', held-out kingdoms' if args.holdout else ''}), "
+    scaled = f", scaled {args.scale}" if args.scale != 1.0 else ""
+    print(f"loose scenes: {args.scenes} (seed {args.seed}{', held-out kingdoms' if args.holdout else ''}{scaled}), "
           f"a group matching the kingdom's tiles in {read}")
     print(f"cells against their tiles ({len(ratios)}): side ratio median {np.median(ratios):.3f} "
           f"(10th-90th pct {np.percentile(ratios, 10):.3f}-{np.percentile(ratios, 90):.3f}), "

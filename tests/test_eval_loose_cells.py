@@ -1,13 +1,23 @@
-"""benchmarks/eval_loose_cells.py matches a found group's tile cells to the true tiles by their centres."""
+"""benchmarks/eval_loose_cells.py: a found group's tile cells matched to the true tiles by their centres; a scene
+sent smaller (--scale); one cut's crowns decoded with another's terrain (--split)."""
 
 from __future__ import annotations
 
 import importlib.util
 from types import SimpleNamespace
 
+import cv2
 import numpy as np
 
 from conftest import PROJECT
+from kscore.app.pipeline import _tileset, frame_size
+from kscore.game.rules import GameRules
+from kscore.lab.loose_scenes import LooseScene
+from kscore.lab.measures import kingdom_points
+from kscore.vision.find.loose import find_loose
+from kscore.vision.load import load_photo
+from kscore.vision.read.cells import cut_cells, read_cells
+from kscore.vision.read.reader import default_models
 
 _spec = importlib.util.spec_from_file_location("eval_loose_cells", PROJECT / "benchmarks" / "eval_loose_cells.py")
 cells_bench = importlib.util.module_from_spec(_spec)
@@ -26,3 +36,29 @@ def test_tile_cells_match_the_tile_under_them_and_table_cells_none():
     # The table cell is no match, though a tile lies under it; the far tile has no cell within half a square.
     assert matched == {(0, 0): 0, (0, 1): 1}
     assert cells_bench.side(_square(0, 0, 12)) == 12.0
+
+
+def test_a_scene_sent_smaller_keeps_its_true_quads_on_its_prints():
+    image = cv2.imread(str(PROJECT / "tests" / "data" / "loose" / "mine_on_rug.jpg"))
+    quad = _square(200, 150, 120)
+    scene = LooseScene(image=image, rows=(), score=0, strays=0, surface="rug", size=5, pitch=120.0, quads={(0, 0): quad})
+    sent = cells_bench.sent_scene(scene, 0.6)
+    assert sent.image.shape[:2] == (round(image.shape[0] * 0.6), round(image.shape[1] * 0.6))
+    assert sent.pitch == 72.0
+    # Its quad cuts the same print from the smaller photo as the original quad from the photo.
+    before = cut_cells(image, scene.quads, 1)
+    after = cut_cells(sent.image, sent.quads, 1)
+    moved = cut_cells(sent.image, {(0, 0): sent.quads[(0, 0)] + 20}, 1)
+    assert np.abs(before.astype(int) - after).mean() < 0.5 * np.abs(before.astype(int) - moved).mean()
+    assert cells_bench.sent_scene(scene, 1.0) is scene
+
+
+def test_the_split_readings_of_one_cut_are_its_reading():
+    """Crowns of one cut with terrain of the same cut decode to what read_cells reads there, both ways."""
+    photo = load_photo(PROJECT / "tests" / "data" / "loose" / "carpet_step2.jpg")
+    (group,) = [g for g in find_loose(photo) if not g.partial]
+    size, tileset = frame_size(group.extent), _tileset(GameRules())
+    cells = {p: q / photo.scale for p, q in group.cells.items()}  # as the pipeline cuts them
+    read = kingdom_points(read_cells(photo.image, cells, group.tile, size, tileset).kingdom)
+    points = cells_bench.split_points(photo.image, cells, cells, group.tile, size, tileset, default_models())
+    assert len(points) == 2 and set(points.values()) == {read}

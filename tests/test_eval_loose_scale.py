@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 
 import cv2
 import numpy as np
+import pytest
 
 from conftest import PROJECT
 
@@ -32,3 +34,10 @@ def test_a_photo_sent_smaller_has_fewer_pixels_and_the_same_scene():
 def test_at_scale_one_the_photo_is_read_as_it_is():
     image = cv2.imread(str(PHOTO))
     assert eval_loose.as_sent(image, 1.0) is image
+
+
+def test_a_scale_outside_its_range_or_not_a_number_is_refused_in_one_line():
+    assert eval_loose.scale_factor("0.6") == 0.6
+    for text in ("9", "0", "x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            eval_loose.scale_factor(text)
