@@ -29,8 +29,9 @@ Measured on 2026-12-04 (main 043e9a9, held-out fit, seed 580, --split), exact of
 quads 87, fitted cells for crowns and true quads for terrain 83, the other way round 90. The placement costs
 the crowns; terrain reads better at the fitted cells (3.5% larger than their tiles, they take in the seam
 as the boards' squares do). With --scale 0.6, of 98: 66, 77, 68, 78: fewer pixels cost the reader ten at
-the true quads, and the fitted cells' crowns ten more (at 0.6 eval_wrong_squares finds 26 of 27 miscounted
-squares missing crowns, run on the scenes scaled alike; their best template response a median 0.56 against 0.80 on crowns read right).
+the true quads, and the fitted cells' crowns ten more. eval_wrong_squares, run on the scenes scaled alike,
+finds 26 of 27 miscounted squares missing a crown, their best template response a median 0.56 against
+0.80 on crowns read right.
 
 Measured on 2026-12-04 (main ffb7d9d, held-out fit): seed 7 at the fitted cells 82, at the true quads 93,
 the true quads moved by 0.05 of a square 82, by 0.1 46; seed 566 75 and 78. The cells were 3.6% larger
