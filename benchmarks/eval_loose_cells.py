@@ -59,7 +59,8 @@ from kscore.lab.loose_scenes import make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.find.loose import TILE_SHARE, find_loose  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
-from kscore.vision.read.cells import apply_mask, cell_probabilities, cut_cells, decode_cells, read_cells  # noqa: E402
+from kscore.vision.read.cells import (apply_mask, cell_probabilities, cut_cells, decode_cells,  # noqa: E402
+                                      read_cells)
 from eval_loose import as_sent, scale_factor  # noqa: E402
 
 

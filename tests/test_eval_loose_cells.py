@@ -41,7 +41,8 @@ def test_tile_cells_match_the_tile_under_them_and_table_cells_none():
 def test_a_scene_sent_smaller_keeps_its_true_quads_on_its_prints():
     image = cv2.imread(str(PROJECT / "tests" / "data" / "loose" / "mine_on_rug.jpg"))
     quad = _square(200, 150, 120)
-    scene = LooseScene(image=image, rows=(), score=0, strays=0, surface="rug", size=5, pitch=120.0, quads={(0, 0): quad})
+    scene = LooseScene(image=image, rows=(), score=0, strays=0, surface="rug", size=5, pitch=120.0,
+                       quads={(0, 0): quad})
     sent = cells_bench.sent_scene(scene, 0.6)
     assert sent.image.shape[:2] == (round(image.shape[0] * 0.6), round(image.shape[1] * 0.6))
     assert sent.pitch == 72.0
