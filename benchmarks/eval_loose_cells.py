@@ -93,10 +93,11 @@ def sent_scene(scene, scale: float):
 
 
 def split_points(image, fitted: dict, true: dict, tile: dict, size: int, tileset, models,
-                 surely_tile: float = 0.6) -> dict[str, int]:
+                 surely_tile: float = TILE_SHARE) -> dict[str, int]:
     """Points of the kingdom decoded from one cut's crowns and the other cut's terrain, both ways.
 
-    As read_cells reads (its default shares of tile), less the crowns counted again (they only mark `?`).
+    As read_cells reads (a cell surely tile from loose.TILE_SHARE, its default), less the crowns counted
+    again (they only mark `?`).
     """
     tiles = [p for p, t in tile.items() if t >= surely_tile]
     fitted_terrain, fitted_crowns = cell_probabilities(cut_cells(image, fitted, size), size, tiles, models)
