@@ -61,6 +61,7 @@ from kscore.vision.find.loose import TILE_SHARE, find_loose  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 from kscore.vision.read.cells import (apply_mask, cell_probabilities, cut_cells, decode_cells,  # noqa: E402
                                       read_cells)
+from kscore.vision.read.reader import default_models  # noqa: E402
 from eval_loose import as_sent, scale_factor  # noqa: E402
 
 
@@ -97,8 +98,9 @@ def split_points(image, fitted: dict, true: dict, tile: dict, size: int, tileset
     """Points of the kingdom decoded from one cut's crowns and the other cut's terrain, both ways.
 
     As read_cells reads (a cell surely tile from loose.TILE_SHARE, its default), less the crowns counted
-    again (they only mark `?`).
+    again (they only mark `?`). models None: the shipped ones, as read_cells takes them.
     """
+    models = models if models is not None else default_models()
     tiles = [p for p, t in tile.items() if t >= surely_tile]
     fitted_terrain, fitted_crowns = cell_probabilities(cut_cells(image, fitted, size), size, tiles, models)
     true_terrain, true_crowns = cell_probabilities(cut_cells(image, true, size), size, tiles, models)
