@@ -46,3 +46,15 @@ def test_settle_fits_its_squares_on_the_shared_sums(kingdomino_data):
     board = cv2.imread(str(kingdomino_data / "boards" / "12.jpg"))
     energy, before = edge_energy(board), SideEnergy(*_settle_sums(cv2.cvtColor(board, cv2.COLOR_BGR2Lab)))
     assert np.array_equal(energy.down, before.down) and np.array_equal(energy.along, before.along)
+
+
+def test_moves_sums_what_rect_sums():
+    """SideEnergy.moves (fit_cell's every move and size at once) is rect over the same rectangles, to the bit."""
+    rng = np.random.default_rng(3)
+    energy = SideEnergy(rng.random((90, 120)).astype(np.float32), rng.random((90, 120)).astype(np.float32))
+    x, sw = rng.uniform(-10, 120, (7, 3)), rng.uniform(5, 60, (7, 3))
+    y, sh = rng.uniform(-10, 90, (6, 2)), rng.uniform(5, 60, (6, 2))
+    grid = energy.moves(x, sw, y, sh)
+    assert grid.shape == (7, 3, 6, 2)
+    each = energy.rect(x[:, :, None, None], y[None, None], sw[:, :, None, None], sh[None, None])
+    assert np.array_equal(grid, each)

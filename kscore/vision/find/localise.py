@@ -33,6 +33,7 @@ import numpy as np
 from kscore.vision.geometry import Quad, photo_order, quad_area, scaled_quad, side_length, side_lengths
 from kscore.vision.find.lattice import MIN_SEAMS, complete_lattice, edge_maps, fit_lattice, fit_seam_homography, lattice_evidence, refine_lattice, seam_energies, seam_energy, seam_samples, seam_segments, shifted, shifted_all, squares_beyond
 from kscore.vision.load import Photo
+from kscore.vision.morphology import with_disc
 
 WORK_LONG_SIDE = 800  # localisation resolution: corners to ~1/300 of a board
 #: Seams shown by the photo taken whole, above which it is one board cut to its grid.
@@ -716,7 +717,7 @@ def tiles_elsewhere(fg: np.ndarray, whole: list[FoundBoard], to_original: float)
         return 0.0
     # Opened by a third of a square: a carpet's dotted lines no longer join a kingdom to the photo's edge.
     k = max(3, int(round(max(sides) / 3)) | 1)
-    outside = cv2.morphologyEx(outside, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    outside = with_disc(outside, cv2.MORPH_OPEN, k)
     count, _, stats, _ = cv2.connectedComponentsWithStats(outside)
     h, w = outside.shape
     x, y, cw, ch, area = (stats[1:, i] for i in range(5))

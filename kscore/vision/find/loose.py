@@ -88,6 +88,7 @@ import cv2
 import numpy as np
 
 from kscore.vision.geometry import scaled_quad, side_length
+from kscore.vision.morphology import with_disc
 from kscore.vision.load import Photo
 from kscore.vision.find.localise import TILE_DETAIL, Working, _local_contrast, border_mask, foreground, working_image
 from kscore.vision.find.occlusion import board_homography
@@ -263,7 +264,7 @@ def strays_across(work: np.ndarray, colour: np.ndarray, strip: float = TABLE_STR
         if len(printed) and float(np.percentile(printed, 75)) > TILE_DETAIL:
             out[box] |= piece
     k = _texture_window(h, w)[0] | 1
-    return cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+    return with_disc(out, cv2.MORPH_DILATE, k) > 0
 
 
 def chroma_foreground(work: np.ndarray, strip: float = TABLE_STRIP) -> np.ndarray:
@@ -363,7 +364,7 @@ def tied_to_detail(colour: np.ndarray, outlined: np.ndarray, unread: np.ndarray 
     k = _opening_width(h, w)
     # The pieces' blurred rims too (the tile mask blurs the foreground before its bar).
     reaching = cv2.dilate(np.isin(labels, cut_back).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=k)
-    near = cv2.dilate(outlined, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (NEAR_DETAIL * k | 1,) * 2))
+    near = with_disc(outlined, cv2.MORPH_DILATE, NEAR_DETAIL * k | 1)
     out = colour.copy()
     out[(reaching > 0) & (near == 0)] = 0.0
     return out
@@ -381,7 +382,7 @@ def solid_detail(texture: np.ndarray, largest: float | None = None) -> np.ndarra
     """
     outline = (texture > OUTLINE_DETAIL).astype(np.uint8)
     k = _opening_width(*texture.shape)
-    outline = cv2.morphologyEx(outline, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    outline = with_disc(outline, cv2.MORPH_CLOSE, k)
     return tile_mask(fill_holes(outline, largest).astype(np.float32))
 
 
@@ -395,8 +396,7 @@ def without_specks(work: np.ndarray, k: int | None = None) -> np.ndarray:
     its dots'.
     """
     k = max(3, _opening_width(*work.shape[:2]) if k is None else k)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    return cv2.morphologyEx(cv2.morphologyEx(work, cv2.MORPH_OPEN, disc), cv2.MORPH_CLOSE, disc)
+    return with_disc(with_disc(work, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k)
 
 
 def soft_foreground(fg: np.ndarray) -> np.ndarray:
@@ -409,7 +409,7 @@ def tile_mask(fg: np.ndarray, k: int | None = None) -> np.ndarray:
     h, w = fg.shape
     mask = (soft_foreground(fg) > SURE_FOREGROUND).astype(np.uint8)
     k = _opening_width(h, w) if k is None else int(k) | 1
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return with_disc(mask, cv2.MORPH_OPEN, k)
 
 
 def sure_tiles(fg: np.ndarray, pitch: float) -> np.ndarray:
@@ -426,14 +426,20 @@ def _opening_width(h: int, w: int) -> int:
 def fill_holes(mask: np.ndarray, largest: float | None = None) -> np.ndarray:
     """The mask with the holes it encloses filled (a house or a dark tree on a tile), those up to `largest` px
     only when given (an empty square the kingdom's tiles surround is a hole too, and stays one)."""
-    h, w = mask.shape
-    flood = np.pad(mask, 1).copy()
+    out = mask.astype(np.uint8)  # a copy
+    x, y, w, h = cv2.boundingRect(out)
+    if w == 0:
+        return out
+    # Holes lie within the mask's bounding box: flooded from a ring round it, all else is reached as from afar.
+    box = out[y:y + h, x:x + w]
+    flood = np.pad(box, 1)
     cv2.floodFill(flood, np.zeros((h + 4, w + 4), np.uint8), (0, 0), 1)
     holes = (flood[1:-1, 1:-1] == 0).astype(np.uint8)
     if largest is not None:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(holes)
-        holes = np.isin(labels, [j for j in range(1, count) if stats[j, cv2.CC_STAT_AREA] <= largest])
-    return (mask | holes).astype(np.uint8)
+        holes = np.isin(labels, [j for j in range(1, count) if stats[j, cv2.CC_STAT_AREA] <= largest]).astype(np.uint8)
+    box |= holes
+    return out
 
 
 def turn(grey: np.ndarray, mask: np.ndarray) -> float:
@@ -626,6 +632,26 @@ class SideEnergy:
         return (self._vertical(x, y + 0.2 * sh, y + 0.8 * sh) + self._vertical(x + sw, y + 0.2 * sh, y + 0.8 * sh)
                 + self._horizontal(y, x + 0.2 * sw, x + 0.8 * sw) + self._horizontal(y + sh, x + 0.2 * sw, x + 0.8 * sw))
 
+    def moves(self, x: np.ndarray, sw: np.ndarray, y: np.ndarray, sh: np.ndarray) -> np.ndarray:
+        """rect over every (x, sw) with every (y, sh): x, sw (..., I, J) and y, sh (K, L) -> (..., I, J, K, L).
+
+        The same sums as rect over the broadcast grid, but each side's pixel rows and columns are rounded
+        once per position along its own axis, not once per rectangle (fit_cell's many moves and sizes).
+        """
+        def pixels(v, n):
+            return np.clip(np.round(v).astype(int), 0, n)
+
+        xl, xr = pixels(x, self.w - 1), pixels(x + sw, self.w - 1)
+        yt, yb = pixels(y, self.h - 1), pixels(y + sh, self.h - 1)
+        ya, yz = pixels(y + 0.2 * sh, self.h), pixels(y + 0.8 * sh, self.h)
+        xa, xz = pixels(x + 0.2 * sw, self.w), pixels(x + 0.8 * sw, self.w)
+        down_span = np.maximum(yz - ya, 1)  # (K, L)
+        along_span = np.maximum(xz - xa, 1)[..., None, None]  # (..., I, J, 1, 1)
+        xl, xr, xa, xz = (v[..., None, None] for v in (xl, xr, xa, xz))
+        return ((self.down[yz, xl] - self.down[ya, xl]) / down_span + (self.down[yz, xr] - self.down[ya, xr]) / down_span
+                + (self.along[yt, xz] - self.along[yt, xa]) / along_span
+                + (self.along[yb, xz] - self.along[yb, xa]) / along_span)
+
 
 def fit_cell(energy: SideEnergy, cx: float, cy: float, sw: float, sh: float, reach: float,
              scales=(1.0,)) -> tuple[float, float, float, float]:
@@ -638,12 +664,14 @@ def fit_cell(energy: SideEnergy, cx: float, cy: float, sw: float, sh: float, rea
     p = 0.5 * (sw + sh)
     d = np.arange(-reach * p, reach * p + 1e-6, max(1.0, p / 40))
     s = np.asarray(scales, float)
-    dx, dy, ssw, ssh = np.meshgrid(d, d, s * sw, s * sh, indexing="ij")
-    x, y = cx + dx, cy + dy
-    e = energy.rect(x - ssw / 2, y - ssh / 2, ssw, ssh)
-    e = e * (1.0 - 0.5 * (dx**2 + dy**2) / (reach * p) ** 2)
-    i = np.unravel_index(int(np.argmax(e)), e.shape)
-    return float(x[i]), float(y[i]), float(ssw[i]), float(ssh[i])
+    ws, hs = s * sw, s * sh
+    # The rectangles' top-left corners per move and size along each axis: (moves, sizes).
+    x0, y0 = (cx + d)[:, None] - ws / 2, (cy + d)[:, None] - hs / 2
+    e = energy.moves(x0, np.broadcast_to(ws, x0.shape), y0, np.broadcast_to(hs, y0.shape))  # (dx, sw, dy, sh)
+    e = e.transpose(0, 2, 1, 3)  # (dx, dy, sw, sh)
+    e = e * (1.0 - 0.5 * (d[:, None, None, None] ** 2 + d[None, :, None, None] ** 2) / (reach * p) ** 2)
+    i, k, j, m = np.unravel_index(int(np.argmax(e)), e.shape)
+    return float(cx + d[i]), float(cy + d[k]), float(ws[j]), float(hs[m])
 
 
 def find_loose(photo: Photo, working: Working | None = None) -> list[LooseKingdom]:
@@ -845,7 +873,7 @@ def _groups(work: np.ndarray, fg: np.ndarray, texture: np.ndarray | None = None)
     # solid enough to keep, so no cell was surely tile and the kingdom (a castle and a domino) was lost.
     sure &= mask
     k = int(JOIN_GAP * pitch) | 1
-    joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    joined = with_disc(mask, cv2.MORPH_DILATE, k)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(joined)
     out = []
     for j in [int(j) for j in np.argsort(-stats[:, cv2.CC_STAT_AREA]) if j != 0]:
@@ -884,9 +912,9 @@ def with_outlined_tiles(mask: np.ndarray, outlined: np.ndarray, pitch: float) ->
     >>> int((with_outlined_tiles(kingdom, rim, 40.0) != kingdom).sum())
     0
     """
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(OUTLINED_OPEN * pitch) | 1,) * 2)
-    lacking = cv2.morphologyEx(outlined & (1 - mask), cv2.MORPH_OPEN, disc)
-    spotted = cv2.morphologyEx(outlined | mask, cv2.MORPH_OPEN, disc) & cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc)
+    k = int(OUTLINED_OPEN * pitch) | 1
+    lacking = with_disc(outlined & (1 - mask), cv2.MORPH_OPEN, k)
+    spotted = with_disc(outlined | mask, cv2.MORPH_OPEN, k) & with_disc(mask, cv2.MORPH_CLOSE, k)
     return mask | lacking | spotted
 
 
