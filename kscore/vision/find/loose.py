@@ -633,7 +633,7 @@ class SideEnergy:
                 + self._horizontal(y, x + 0.2 * sw, x + 0.8 * sw) + self._horizontal(y + sh, x + 0.2 * sw, x + 0.8 * sw))
 
     def moves(self, x: np.ndarray, sw: np.ndarray, y: np.ndarray, sh: np.ndarray) -> np.ndarray:
-        """rect over every (x, sw) with every (y, sh): x, sw (..., I, J) and y, sh (K, L) -> (..., I, J, K, L).
+        """rect over every (x, sw) with every (y, sh): x, sw (..., I, J), y, sh (K, L) -> (..., I, J, K, L).
 
         The same sums as rect over the broadcast grid, but each side's pixel rows and columns are rounded
         once per position along its own axis, not once per rectangle (fit_cell's many moves and sizes).
@@ -648,7 +648,8 @@ class SideEnergy:
         down_span = np.maximum(yz - ya, 1)  # (K, L)
         along_span = np.maximum(xz - xa, 1)[..., None, None]  # (..., I, J, 1, 1)
         xl, xr, xa, xz = (v[..., None, None] for v in (xl, xr, xa, xz))
-        return ((self.down[yz, xl] - self.down[ya, xl]) / down_span + (self.down[yz, xr] - self.down[ya, xr]) / down_span
+        return ((self.down[yz, xl] - self.down[ya, xl]) / down_span
+                + (self.down[yz, xr] - self.down[ya, xr]) / down_span
                 + (self.along[yt, xz] - self.along[yt, xa]) / along_span
                 + (self.along[yb, xz] - self.along[yb, xa]) / along_span)
 

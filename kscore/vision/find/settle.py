@@ -8,7 +8,8 @@ each square is looked for near its regular cell, as the tile-by-tile path
 (kscore.vision.find.loose) fits its cells: the square of the grid's size
 within REACH of its place whose four sides lie on the most edge (tile edges
 and the seams between squares), or within FAR_REACH where its sides show
-clearly more edge still (a domino laid a third of a square off). It moves only when its sides there show
+clearly more edge still and its domino's other half moved alike (a domino
+laid a third of a square off). It moves only when its sides there show
 clearly more edge than at its regular cell (SURE_GAIN): a neat board's
 squares lie where the grid says, and a square with little edge of its own
 (a lake, the table) stays put.
@@ -80,7 +81,8 @@ def square_shifts(wide: np.ndarray, size: int, px: int, margin: float = MARGIN) 
 
 
 def _moved_with_a_neighbour(moves: np.ndarray, within: float) -> np.ndarray:
-    """(size, size) bool: a square whose move some square beside it (its domino's other half?) shares, within `within` px."""
+    """(size, size) bool: each square whose move a square beside it (its domino's other half, on a hand-laid
+    kingdom) shares within `within` px."""
     size = moves.shape[0]
     out = np.zeros((size, size), bool)
     for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
