@@ -70,8 +70,14 @@ def square_shifts(wide: np.ndarray, size: int, px: int, margin: float = MARGIN) 
     rows, cols = np.mgrid[0:size, 0:size]
     cx = (offset + (cols + 0.5) * px)[..., None, None, None]  # (row, col, dy, dx, scale)
     cy = (offset + (rows + 0.5) * px)[..., None, None, None]
-    moves, gained = _fitted(energy, cx, cy, px, REACH)
-    far_moves, far_gained = _fitted(energy, cx, cy, px, FAR_REACH)
+    # The edge across every square's sides at every move and size within FAR_REACH, once; the fit within
+    # REACH is the best of its central moves.
+    d = np.arange(-FAR_REACH * px, FAR_REACH * px + 1e-6, STEP * px)
+    side = np.asarray(SCALES) * px
+    there = energy.rect(cx + d[None, :, None] - side / 2, cy + d[:, None, None] - side / 2, side, side)
+    near = np.abs(d) <= REACH * px + 1e-6
+    moves, gained = _best(there[:, :, near][:, :, :, near], d[near], px, REACH)
+    far_moves, far_gained = _best(there, d, px, FAR_REACH)
     farther = far_gained > FAR_GAIN * np.maximum(gained, 1e-6)
     farther &= _moved_with_a_neighbour(far_moves, FAR_TOGETHER * px)
     moves, gained = np.where(farther[..., None], far_moves, moves), np.where(farther, far_gained, gained)
@@ -94,17 +100,15 @@ def _moved_with_a_neighbour(moves: np.ndarray, within: float) -> np.ndarray:
     return out
 
 
-def _fitted(energy, cx: np.ndarray, cy: np.ndarray, px: int, reach: float) -> tuple[np.ndarray, np.ndarray]:
-    """Each square's best move within `reach` squares, (size, size, 2) px, a move costing up to half the edge at
-    the reach's end; and the edge across its sides there, uncosted (size, size)."""
-    size = cx.shape[0]
-    d = np.arange(-reach * px, reach * px + 1e-6, STEP * px)
-    scales = np.asarray(SCALES) * px
-    dy, dx, side = d[:, None, None], d[None, :, None], scales[None, None, :]
-    there = energy.rect(cx + dx - side / 2, cy + dy - side / 2, side, side)
+def _best(there: np.ndarray, d: np.ndarray, px: int, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each square's best move, (size, size, 2) px, from the edge `there` (size, size, dy, dx, scale) across its
+    sides at moves `d` (px, both ways) within `reach` squares, a move costing up to half the edge at the reach's
+    end; and the edge at that move, uncosted (size, size)."""
+    size = there.shape[0]
+    dy, dx = d[:, None, None], d[None, :, None]
     cost = 1.0 - 0.5 * (dx**2 + dy**2) / (reach * px) ** 2
     best = np.argmax((there * cost).reshape(size, size, -1), axis=2)
-    iy, ix, _ = np.unravel_index(best, (len(d), len(d), len(scales)))
+    iy, ix, _ = np.unravel_index(best, there.shape[2:])
     gained = np.take_along_axis(there.reshape(size, size, -1), best[..., None], axis=2)[..., 0]
     return np.stack([d[ix], d[iy]], axis=-1), gained
 
