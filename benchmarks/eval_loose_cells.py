@@ -59,7 +59,7 @@ from kscore.lab.loose_scenes import make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.find.loose import TILE_SHARE, find_loose  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
-from kscore.vision.read.cells import (apply_mask, cell_probabilities, cut_cells, decode_cells,  # noqa: E402
+from kscore.vision.read.cells import (apply_mask, cell_probabilities, decode_cells,  # noqa: E402
                                       read_cells)
 from kscore.vision.read.reader import default_models  # noqa: E402
 from eval_loose import as_sent, scale_factor  # noqa: E402
@@ -102,8 +102,8 @@ def split_points(image, fitted: dict, true: dict, tile: dict, size: int, tileset
     """
     models = models if models is not None else default_models()
     tiles = [p for p, t in tile.items() if t >= surely_tile]
-    fitted_terrain, fitted_crowns = cell_probabilities(cut_cells(image, fitted, size), size, tiles, models)
-    true_terrain, true_crowns = cell_probabilities(cut_cells(image, true, size), size, tiles, models)
+    fitted_terrain, fitted_crowns = cell_probabilities(image, fitted, size, tiles, models)
+    true_terrain, true_crowns = cell_probabilities(image, true, size, tiles, models)
     points = {}
     for name, terrain, crowns in (("fitted cells for crowns, true quads for terrain", true_terrain, fitted_crowns),
                                   ("fitted cells for terrain, true quads for crowns", fitted_terrain, true_crowns)):

@@ -43,6 +43,7 @@ sys.path.insert(0, str(PROJECT))
 sys.path.insert(0, str(PROJECT / "benchmarks"))
 
 import kscore.app.pipeline as pipeline_module  # noqa: E402
+import kscore.vision.read.cell_crowns as cell_crowns_module  # noqa: E402
 import kscore.vision.read.cells as cells_module  # noqa: E402
 import kscore.vision.read.reader as reader_module  # noqa: E402
 from kscore.app.pipeline import read_loaded_photo  # noqa: E402
@@ -90,7 +91,8 @@ class TileShares:
         self.candidates: dict[tuple, list[np.ndarray]] = {}
         self._summaries = reader_module.square_summaries
         self._last_candidates = None
-        reader_module.square_summaries = cells_module.square_summaries = self._keeping_candidates
+        # The reading's own candidates (a tile path's cells: cell_crowns), not counted_again's recount.
+        reader_module.square_summaries = cell_crowns_module.square_summaries = self._keeping_candidates
 
     def _keeping_candidates(self, candidates, p_crown, size):
         from kscore.vision.read.crowns import square_of

@@ -10,6 +10,9 @@ recogniser reads as usual. Two things differ from reading a rectified board:
   photos-loose carpet: castles read everywhere).
 - What the tile mask knows is used: a cell surely table is empty, a cell
   surely tile is not; cells in between are the recogniser's call.
+- Crowns are looked for in each cell's cut with a margin round it
+  (cell_crowns): a crown by the edge of a cell fitted a little off its print
+  is whole there, where the cell's own cut halves it.
 
 The decoder places the kingdom's one castle. Only when its answer still holds
 several castles is the castle kept as an option on one square only (one_castle)
@@ -33,12 +36,13 @@ import numpy as np
 from kscore.game.kingdom import Terrain
 from kscore.game.tileset import TileSet
 from kscore.vision.geometry import scaled_quad
+from kscore.vision.read.cell_crowns import crown_probabilities_in_place
 from kscore.vision.read.classes import CASTLE, CROWN_CLASSES, EMPTY, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import crown_probability, find_candidates
 from kscore.vision.read.decoder import DEFAULT_SETTINGS
 from kscore.vision.read.doubt import Doubt
-from kscore.vision.read.features import SQUARE_PX, prepare, terrain_features
+from kscore.vision.read.features import SQUARE_PX, prepared_and_gain, terrain_features
 from kscore.vision.read.model import Models
 from kscore.vision.read.reader import BoardReading, as_table, decode_probabilities, default_models
 
@@ -69,19 +73,23 @@ def cut_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], size:
     return board
 
 
-def cell_probabilities(board: np.ndarray, size: int, tiles: list[tuple[int, int]], models: Models,
-                       px: int = SQUARE_PX) -> tuple[np.ndarray, np.ndarray]:
-    """Per-square terrain and crown probabilities, brightness measured on the `tiles` squares only."""
-    prepared, reference = _prepared(board, size, tiles, px)
+def cell_probabilities(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], size: int,
+                       tiles: list[tuple[int, int]], models: Models) -> tuple[np.ndarray, np.ndarray]:
+    """Per-square terrain and crown probabilities of the cells (image pixels) in a size x size frame,
+    brightness measured on the `tiles` squares only; crowns counted in cuts with a margin (cell_crowns)."""
+    prepared, reference, gain = _prepared(cut_cells(image, cells, size), size, tiles, SQUARE_PX)
     terrain = models.terrain.predict_full(terrain_features(prepared, size, reference), len(TERRAIN_CLASSES))
-    return terrain.reshape(size, size, -1), _crown_probabilities(prepared, size, models)
+    return terrain.reshape(size, size, -1), crown_probabilities_in_place(image, cells, size, gain, models)
 
 
-def _prepared(board: np.ndarray, size: int, tiles: list[tuple[int, int]], px: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """The board prepared for the models, its brightness measured on the `tiles` squares; and those pixels."""
+def _prepared(board: np.ndarray, size: int, tiles: list[tuple[int, int]],
+              px: int) -> tuple[np.ndarray, np.ndarray | None, float]:
+    """The board prepared for the models, its brightness measured on the `tiles` squares; those pixels; the
+    factor its brightness was scaled by."""
     pixels = [board[r * px:(r + 1) * px, c * px:(c + 1) * px].reshape(-1, 3) for r, c in tiles]
     reference = np.concatenate(pixels)[None] if pixels else None
-    return prepare(board, size, reference=reference), reference
+    prepared, gain = prepared_and_gain(board, size, reference=reference)
+    return prepared, reference, gain
 
 
 def _crown_probabilities(prepared: np.ndarray, size: int, models: Models) -> np.ndarray:
@@ -118,9 +126,8 @@ def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile
     empty; over surely_tile, not empty). Cells outside the dict are empty.
     """
     models = models if models is not None else default_models()
-    board = cut_cells(image, cells, size)
     tiles = [p for p, t in tile.items() if t >= surely_tile]
-    terrain, crowns = cell_probabilities(board, size, tiles, models)
+    terrain, crowns = cell_probabilities(image, cells, size, tiles, models)
     apply_mask(terrain, crowns, tile, surely_tile, surely_table)
     reading = decode_cells(terrain, crowns, tileset, name, Doubt.from_info(models.info))
     return counted_again(reading, image, cells, tiles, size, models)
@@ -149,7 +156,7 @@ def counted_again(reading: BoardReading, image: np.ndarray, cells: dict, tiles: 
     if not crowned:
         return reading
     smaller = {p: scaled_quad(np.asarray(cells[p], float), RECOUNT_SCALE) for p in tiles}
-    prepared, _ = _prepared(cut_cells(image, smaller, size), size, tiles, SQUARE_PX)
+    prepared, _, _ = _prepared(cut_cells(image, smaller, size), size, tiles, SQUARE_PX)
     recount = _crown_probabilities(prepared, size, models).argmax(axis=-1)
     differ = [p for p in crowned if CROWN_CLASSES[int(recount[p])] != reading.kingdom[p].crowns]
     kingdom = reading.kingdom

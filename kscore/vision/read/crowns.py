@@ -74,8 +74,11 @@ def _scaled(template: np.ndarray, scale: float) -> np.ndarray:
     return cv2.resize(template, (round(tw * scale), round(th * scale)), interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def find_candidates(prepared: np.ndarray, template: np.ndarray, size: int) -> Candidates:
-    """Template search in 4 orientations and a few sizes, merged by maximum, one NMS, best few per square."""
+def find_candidates(prepared: np.ndarray, template: np.ndarray, size: int, cell: int = CELL) -> Candidates:
+    """Template search in 4 orientations and a few sizes, merged by maximum, one NMS, best few per square.
+
+    cell: the image's pixels a square (cell_crowns lays out cuts wider than a square).
+    """
     h, w = prepared.shape[:2]
     # Pad so a crown touching the image edge (the top row of a board) can still
     # be centred under the template; cropped back to the image afterwards.
@@ -100,13 +103,14 @@ def find_candidates(prepared: np.ndarray, template: np.ndarray, size: int) -> Ca
     ys, xs = np.nonzero((best >= cv2.dilate(best, window)) & (best > _MIN_RESPONSE))
     response = best[ys, xs]
     # Keep the best few per square (a busy tile can light up dozens of weak peaks).
-    square = np.minimum(ys // CELL, size - 1) * size + np.minimum(xs // CELL, size - 1)
+    square = np.minimum(ys // cell, size - 1) * size + np.minimum(xs // cell, size - 1)
     order = np.lexsort((-response, square))
     rank = np.arange(len(order)) - np.searchsorted(square[order], square[order])
     keep = np.sort(order[rank < _PER_SQUARE])
     ys, xs, response = ys[keep], xs[keep], response[keep]
     rotation, scale_index = pose[ys, xs] % 4, pose[ys, xs] // 4
-    patches = np.stack([describe(prepared, ys, xs, np.full_like(rotation, k), scale_index, response) for k in range(4)], axis=1)
+    lab = _described_plane(prepared)
+    patches = np.stack([describe(lab, ys, xs, np.full_like(rotation, k), scale_index, response) for k in range(4)], axis=1)
     return Candidates(ys, xs, response, rotation, scale_index, patches)
 
 
@@ -147,15 +151,19 @@ def _grid_offsets() -> np.ndarray:
 _OFFSETS = _grid_offsets()
 
 
+def _described_plane(prepared: np.ndarray) -> np.ndarray:
+    """What describe samples: the prepared image's Lab after a small blur."""
+    return cv2.cvtColor(cv2.blur(prepared, (3, 3)), cv2.COLOR_BGR2Lab)
+
+
 def describe(
-    prepared: np.ndarray, ys: np.ndarray, xs: np.ndarray, rotation: np.ndarray, scale_index: np.ndarray, response: np.ndarray
+    lab: np.ndarray, ys: np.ndarray, xs: np.ndarray, rotation: np.ndarray, scale_index: np.ndarray, response: np.ndarray
 ) -> np.ndarray:
-    """Upright Lab samples around each candidate (after a small blur), plus its response."""
+    """Upright Lab samples (of _described_plane) around each candidate, plus its response."""
     cells = _GRID[0] * _GRID[1]
     out = np.zeros((len(ys), cells * 3 + 1), np.float32)
     if len(ys) == 0:
         return out
-    lab = cv2.cvtColor(cv2.blur(prepared, (3, 3)), cv2.COLOR_BGR2Lab)
     offsets = _OFFSETS[scale_index, rotation]  # (n, 2, cells)
     py = np.clip(ys[:, None] + offsets[:, 0], 0, lab.shape[0] - 1)
     px = np.clip(xs[:, None] + offsets[:, 1], 0, lab.shape[1] - 1)

@@ -61,12 +61,16 @@ def prepare(image_bgr: np.ndarray, size: int, reference: np.ndarray | None = Non
     phone squares pass their whole photo's squares, since one square alone would
     have its own terrain's brightness normalised away.
     """
+    return prepared_and_gain(image_bgr, size, reference)[0]
+
+
+def prepared_and_gain(image_bgr: np.ndarray, size: int, reference: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """prepare's image and the factor it scaled the brightness by (for other cuts of the same photo)."""
     side = size * CELL
     interpolation = cv2.INTER_AREA if min(image_bgr.shape[:2]) >= side else cv2.INTER_LINEAR
     small = cv2.resize(image_bgr, (side, side), interpolation=interpolation)
-    ref = small if reference is None else reference
-    gain = _BRIGHTNESS / (float(_mean(ref)) + 1.0)
-    return cv2.convertScaleAbs(small, alpha=gain)
+    gain = _BRIGHTNESS / (float(_mean(small if reference is None else reference)) + 1.0)
+    return cv2.convertScaleAbs(small, alpha=gain), gain
 
 
 #: How far terrain's colours are pulled toward a grey world (0: not at all, 1: wholly); crowns' are not.
