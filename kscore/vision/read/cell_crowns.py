@@ -1,11 +1,12 @@
 """Crowns of cells cut from a photo, each seen with a margin round it and owned by the cell it lies deepest in.
 
-The box prints most crowns by a tile's edge (their centres 0.06-0.2 of a
-square inside it). A cell fitted a tenth of a square off its print
-(kscore.vision.find.loose) cuts such a crown in two, and where the cells are
-cut one by one (cells.cut_cells) the other half is in no cell: the crown is
-lost, and the counter reads the square with a crown short at 0.99. Held-out
-scenes read at their true quads count those crowns right.
+The box prints most crowns by a tile's edge (on the labelled boards half of
+them centred within 0.17 of a square of its side, a crown being 0.34 wide). A
+cell fitted a tenth of a square off its print (kscore.vision.find.loose) cuts
+such a crown in two, and where the cells are cut one by one (cells.cut_cells)
+the other half is in no cell: the crown is lost, and the counter reads the
+square a crown short at 0.99 (10 of the 12 crowns so lost on held-out scenes
+of seed 589 read right at the square's true quad).
 
 Here each cell is cut with MARGIN of a square round it, on its own quad's
 perspective, the crown search runs on every cut, and each candidate belongs to
@@ -28,7 +29,8 @@ from kscore.vision.read.crowns import Candidates, crown_probability, find_candid
 from kscore.vision.read.features import CELL
 from kscore.vision.read.model import Models
 
-#: How much of a square each cell's cut shows beyond each of its sides.
+#: How much of a square each cell's cut shows beyond each of its sides: about REACH and half a crown, so a
+#: crown that far out is searched for on its own cut, not across the next cut laid beside it in the mosaic.
 MARGIN = 0.3
 #: How far outside its cell (a share of a square) a candidate's centre may lie and still be counted as the cell's.
 REACH = 0.15
