@@ -1,4 +1,5 @@
-"""Crowns counted on cells seen with a margin, each owned by the cell it lies deepest in (kscore.vision.read.cell_crowns).
+"""Crowns counted on cells seen with a margin, each owned by the cell it lies deepest in
+(kscore.vision.read.cell_crowns).
 
 `gapped_3x4_felt.jpg` (tests/data/README.md) is a hand-laid synthetic kingdom whose grassland at row 2,
 column 1 holds two crowns by its tile's lower edge; the tile finder fits its cell a little above the print,

@@ -110,7 +110,8 @@ def find_candidates(prepared: np.ndarray, template: np.ndarray, size: int, cell:
     ys, xs, response = ys[keep], xs[keep], response[keep]
     rotation, scale_index = pose[ys, xs] % 4, pose[ys, xs] // 4
     lab = _described_plane(prepared)
-    patches = np.stack([describe(lab, ys, xs, np.full_like(rotation, k), scale_index, response) for k in range(4)], axis=1)
+    patches = np.stack([describe(lab, ys, xs, np.full_like(rotation, k), scale_index, response) for k in range(4)],
+                       axis=1)
     return Candidates(ys, xs, response, rotation, scale_index, patches)
 
 

@@ -64,7 +64,8 @@ def prepare(image_bgr: np.ndarray, size: int, reference: np.ndarray | None = Non
     return prepared_and_gain(image_bgr, size, reference)[0]
 
 
-def prepared_and_gain(image_bgr: np.ndarray, size: int, reference: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+def prepared_and_gain(image_bgr: np.ndarray, size: int,
+                      reference: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """prepare's image and the factor it scaled the brightness by (for other cuts of the same photo)."""
     side = size * CELL
     interpolation = cv2.INTER_AREA if min(image_bgr.shape[:2]) >= side else cv2.INTER_LINEAR
