@@ -241,10 +241,18 @@ def settled_reading(photo, corners, size: int, tileset, name: str, models, readi
     """
     # A square read as table stays: moved, it only takes in the print of the tile beside it.
     read_empty = [p for p, square in reading.kingdom.squares() if square.terrain is Terrain.EMPTY]
-    board, shifts = settled_grid(photo, corners, size, read_empty)
+    board, shifts, (wide, quads) = settled_grid(photo, corners, size, read_empty)
     if not shifts.any():
         return reading
-    again = read_board_in_photo(photo, corners, size, tileset, name, models, image=board, table=table)
+    from kscore.vision.read.cell_crowns import crown_probabilities_in_place
+    from kscore.vision.read.features import prepared_and_gain
+    from kscore.vision.read.reader import default_models
+
+    # Crowns counted where each square lies, seen with a margin: a crown by a print's edge a square's cut
+    # halves is still whole there (as on the tile path, kscore.vision.read.cell_crowns).
+    crowns = crown_probabilities_in_place(wide, quads, size, prepared_and_gain(board, size)[1],
+                                          models if models is not None else default_models())
+    again = read_board_in_photo(photo, corners, size, tileset, name, models, image=board, table=table, crowns=crowns)
     return again if _plausibility(again) >= _plausibility(reading) else reading
 
 
@@ -804,33 +812,37 @@ READ_PX_PER_SQUARE = 64
 
 def settled_grid(photo, corners, size: int, stay=()):
     """A grid's board image at 100 px a square, each square cut where its print lies near its regular cell
-    (kscore.vision.find.settle: a kingdom laid by hand), and each square's shift from it (size, size, 2),
-    (dx, dy) in squares. stay: the squares (row, col) kept in their regular cells."""
+    (kscore.vision.find.settle: a kingdom laid by hand); each square's shift from it (size, size, 2),
+    (dx, dy) in squares; and the grid rectified with a margin round it with each square's quad there.
+    stay: the squares (row, col) kept in their regular cells."""
     from kscore.vision.find.rectify import SQUARE_PX, rectify
-    from kscore.vision.find.settle import MARGIN, cut_squares, square_shifts
+    from kscore.vision.find.settle import MARGIN, cut_squares, square_quads, square_shifts
 
     wide = rectify(photo, corners, size, margin=MARGIN)
     shifts = square_shifts(wide, size, SQUARE_PX)
     for p in stay:
         shifts[p] = 0.0
-    return cut_squares(wide, size, SQUARE_PX, shifts), shifts / SQUARE_PX
+    quads = square_quads(wide.shape[:2], size, SQUARE_PX, shifts)
+    return cut_squares(wide, size, SQUARE_PX, shifts), shifts / SQUARE_PX, (wide, quads)
 
 
 def read_board_in_photo(photo, corners, size: int, tileset, name: str, models=None, occlusion: bool = True,
-                        image=None, table=frozenset()):
+                        image=None, table=frozenset(), crowns=None):
     """One kingdom's grid in the photo -> its BoardReading (rectified, read, decoded).
 
     occlusion: squares a standing castle hides from this camera are read again
     as unseen (kscore.vision.find.occlusion) and marked `?`. image: the board image
     to read (default: the grid rectified, each square in its regular cell). table: squares read as
-    empty whatever they look like (the tile mask's verdict, loose.grid_tables).
+    empty whatever they look like (the tile mask's verdict, loose.grid_tables). crowns: the squares'
+    P(0..3 crowns) counted elsewhere (settled_reading), instead of on `image`.
     """
     from kscore.vision.find.occlusion import hidden_squares
     from kscore.vision.find.rectify import rectify
     from kscore.vision.read.reader import read_board, read_with_unseen
 
     image = rectify(photo, corners, size) if image is None else image
-    reading = read_board(image, size, tileset, name, table=table, **({"models": models} if models is not None else {}))
+    reading = read_board(image, size, tileset, name, table=table, crowns=crowns,
+                         **({"models": models} if models is not None else {}))
     if not occlusion:
         return reading
     # A standing castle can read as a second castle on the squares it hides:

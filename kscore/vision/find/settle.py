@@ -115,15 +115,34 @@ def _best(there: np.ndarray, d: np.ndarray, px: int, reach: float) -> tuple[np.n
 
 def cut_squares(wide: np.ndarray, size: int, px: int, shifts: np.ndarray, margin: float = MARGIN) -> np.ndarray:
     """The size*px board whose every square is cut from `wide` where `shifts` says its print lies."""
-    offset = int(round(margin * px))
     board = np.empty((size * px, size * px) + wide.shape[2:], wide.dtype)
-    h, w = wide.shape[:2]
-    for r in range(size):
-        for c in range(size):
-            dx, dy = np.round(shifts[r, c]).astype(int)
-            y, x = int(np.clip(offset + r * px + dy, 0, h - px)), int(np.clip(offset + c * px + dx, 0, w - px))
-            board[r * px:(r + 1) * px, c * px:(c + 1) * px] = wide[y:y + px, x:x + px]
+    for (r, c), (x, y) in square_corners(wide.shape[:2], size, px, shifts, margin).items():
+        board[r * px:(r + 1) * px, c * px:(c + 1) * px] = wide[y:y + px, x:x + px]
     return board
 
 
-__all__ = ["MARGIN", "square_shifts", "cut_squares", "edge_energy"]
+def square_corners(shape: tuple[int, int], size: int, px: int, shifts: np.ndarray,
+                   margin: float = MARGIN) -> dict[tuple[int, int], tuple[int, int]]:
+    """(row, col) -> (x, y): the top-left pixel in `wide` (of this shape) of each square's px x px cut.
+
+    >>> square_corners((200, 200), 1, 100, np.array([[[10.4, -3.0]]]), 0.5)
+    {(0, 0): (60, 47)}
+    """
+    offset = int(round(margin * px))
+    h, w = shape
+    out = {}
+    for r in range(size):
+        for c in range(size):
+            dx, dy = np.round(shifts[r, c]).astype(int)
+            out[(r, c)] = int(np.clip(offset + c * px + dx, 0, w - px)), int(np.clip(offset + r * px + dy, 0, h - px))
+    return out
+
+
+def square_quads(shape: tuple[int, int], size: int, px: int, shifts: np.ndarray,
+                 margin: float = MARGIN) -> dict[tuple[int, int], np.ndarray]:
+    """(row, col) -> the 4x2 quad (TL TR BR BL, pixels of `wide`) cut_squares cuts each square on."""
+    side = np.array([[0, 0], [px, 0], [px, px], [0, px]], float)
+    return {p: side + xy for p, xy in square_corners(shape, size, px, shifts, margin).items()}
+
+
+__all__ = ["MARGIN", "square_shifts", "cut_squares", "square_corners", "square_quads", "edge_energy"]

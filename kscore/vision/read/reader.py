@@ -48,10 +48,13 @@ def default_models() -> Models:
     return load_models(os.environ.get("KSCORE_MODELS") or None)
 
 
-def square_probabilities(image_bgr: np.ndarray, size: int, models: Models) -> tuple[np.ndarray, np.ndarray]:
-    """Per-square terrain (size, size, 8) and crown (size, size, 4) probabilities."""
+def square_probabilities(image_bgr: np.ndarray, size: int, models: Models,
+                         crowns: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per-square terrain (size, size, 8) and crown (size, size, 4) probabilities (crowns False: None)."""
     prepared = prepare(image_bgr, size)
     terrain = models.terrain.predict_full(terrain_features(prepared, size), len(TERRAIN_CLASSES))
+    if not crowns:
+        return terrain.reshape(size, size, -1), None
     cands = find_candidates(prepared, models.crown_template, size)
     p_crown = crown_probability(models.candidate, cands)
     crowns = models.count.predict_full(square_summaries(cands, p_crown, size), len(CROWN_CLASSES))
@@ -85,12 +88,15 @@ def read_board(
     name: str = "",
     models: Models | None = None,
     table: frozenset[Position] = frozenset(),
+    crowns: np.ndarray | None = None,
 ) -> BoardReading:
     """Read a rectified board. tileset None = no tile-set decoding (--no-tileset). table: squares a tile mask
     says are table, not tile (loose.grid_tables), read as empty, but for one read as the castle: a grey castle
-    on grey stone or wood is coloured like the table, and the kingdom has one."""
+    on grey stone or wood is coloured like the table, and the kingdom has one. crowns: the squares'
+    P(0..3 crowns) when counted elsewhere (kscore.vision.read.cell_crowns), not on this image."""
     models = models if models is not None else default_models()
-    terrain_probs, crown_probs = square_probabilities(image_bgr, size, models)
+    terrain_probs, crown_probs = square_probabilities(image_bgr, size, models, crowns=crowns is None)
+    crown_probs = crowns.copy() if crowns is not None else crown_probs
     as_table(terrain_probs, crown_probs, [p for p in table if int(np.argmax(terrain_probs[p])) != CASTLE])
     doubt = Doubt.from_info(models.info)
     kingdom, changes, by_bars = decode_probabilities(terrain_probs, crown_probs, tileset, name, doubt)
