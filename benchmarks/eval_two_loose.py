@@ -12,6 +12,7 @@ said to be cut by the photo's edge (none is), false finds and time per scene.
 
     python benchmarks/eval_two_loose.py --scenes 40 --seed 1
     python benchmarks/eval_two_loose.py --scenes 40 --seed 2 --holdout --models /tmp/holdout/recognition.npz
+    python benchmarks/eval_two_loose.py --scenes 40 --one-game   # two kingdoms of one game (as many dominoes)
 
 --holdout and --models as in eval_loose.py (the issue's measure is held out).
 """
@@ -30,6 +31,7 @@ sys.path.insert(0, str(PROJECT))
 
 from kscore.app.pipeline import read_loaded_photo  # noqa: E402
 from kscore.errors import NothingRecognisedError  # noqa: E402
+from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.lab.dataset import LabelledExtent  # noqa: E402
 from kscore.lab.evaluate_photos import extent_squares_right  # noqa: E402
 from kscore.lab.holdout import PHONE_PER_CLASS, scene_bank  # noqa: E402
@@ -52,6 +54,13 @@ def joined(a: np.ndarray, b: np.ndarray, across: bool) -> np.ndarray:
     return np.hstack([a[:, :-SEAM], seam.astype(a.dtype), b[:, SEAM:]])
 
 
+def same_game(scene) -> dict:
+    """make_loose_scene's options for another player's kingdom of the scene's game: each round every player lays a
+    domino, so its frame and as many dominoes beside its castle, or one fewer (one it could not place)."""
+    dominoes = (sum(sq.terrain is not Terrain.EMPTY for row in scene.rows for sq in row) - 1) // 2
+    return {"size": scene.size, "dominoes": (max(1, dominoes - 1), dominoes)}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=PROJECT.parent / "shared" / "data")
@@ -60,6 +69,9 @@ def main(argv=None) -> int:
     ap.add_argument("--holdout", action="store_true", help="recogniser fitted without every 3rd kingdom; "
                     "scenes are built from those only")
     ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
+    ap.add_argument("--one-game", action="store_true",
+                    help="the second kingdom of the first's game: its frame and as many dominoes, or one fewer (a "
+                         "discard); by default any two kingdoms, the scenes every seed drew before this option")
     ap.add_argument("--list", action="store_true", help="one line per scene not read whole and exact")
     ap.add_argument("--save", type=Path, help="write those scenes here as JPEGs")
     args = ap.parse_args(argv)
@@ -75,7 +87,8 @@ def main(argv=None) -> int:
         table = draw_surface(surface, rng, h, 2 * w - SEAM) if across else draw_surface(surface, rng, 2 * h - SEAM, w)
         halves = (table[:, :w], table[:, w - SEAM:]) if across else (table[:h], table[h - SEAM:])
         first = make_loose_scene(bank, rng, surface=surface, frame=FRAME, square=square, table=halves[0])
-        second = make_loose_scene(bank, rng, surface=surface, frame=FRAME, square=square, table=halves[1], strays=0)
+        second = make_loose_scene(bank, rng, surface=surface, frame=FRAME, square=square, table=halves[1], strays=0,
+                                  **(same_game(first) if args.one_game else {}))
         image = joined(first.image, second.image, across)
         photo = Photo(Path(f"two{s}.jpg"), image, (image.shape[1], image.shape[0]))
         start = time.perf_counter()
