@@ -1,6 +1,7 @@
 """Finds the box rules out as kingdoms beside a real one (kscore.app.pipeline.not_kingdoms).
 
-A kingdom is one castle with dominoes around it, and every tile is the same size.
+A kingdom is one castle with dominoes around it, every tile is the same size, and each round every player
+lays a domino (one game's kingdoms hold about as many tiles).
 The scenes come from kscore.lab.loose_scenes (real squares of the labelled boards);
 they need ../shared/data and skip visibly without it.
 """
@@ -45,6 +46,35 @@ def test_kingdoms_of_about_one_square_size_are_all_kept():
 def test_a_domino_read_as_a_castle_beside_a_kingdom_is_a_stray():
     kept, notes = not_kingdoms([_found(FULL, "a", 100), _found(STRAYS, "b", 100, 900, extent=(1, 2))])
     assert [k.kingdom.name for k in kept] == ["a"] and "domino" in notes[0]
+
+
+#: Two dominoes and a square read as a castle in doubt (the draft line beside a kingdom), or a kingdom after two
+#: rounds whose castle is in doubt.
+SMALL = ["F0 F0 .  .  .", "C? W1 W0 .  .", ".  .  .  .  .", ".  .  .  .  .", ".  .  .  .  ."]
+
+
+def test_strays_read_with_a_castle_in_doubt_beside_a_kingdom_of_many_more_tiles_are_left_out():
+    kept, notes = not_kingdoms([_found(FULL, "a", 100), _found(SMALL, "b", 100, 900, extent=(2, 3))])
+    assert [k.kingdom.name for k in kept] == ["a"]
+    assert len(notes) == 1 and "5 squares are no more than stray dominoes hold, its castle in doubt" in notes[0]
+    # Its castle read surely, a small kingdom stays (a player who could not place, two photos stacked).
+    sure = [row.replace("C?", "C ") for row in SMALL]
+    kept, notes = not_kingdoms([_found(FULL, "a", 100), _found(sure, "b", 100, 900, extent=(2, 3))])
+    assert len(kept) == 2 and not notes
+
+
+def test_kingdoms_of_one_game_after_a_few_rounds_are_all_kept():
+    # Each round every player lays a domino: two kingdoms of one game hold about as many tiles.
+    kept, notes = not_kingdoms([_found(SMALL, "a", 100, extent=(2, 3)), _found(SMALL, "b", 100, 900, extent=(2, 3))])
+    assert len(kept) == 2 and not notes
+    # More tiles than the draft line and strays can hold: a kingdom, whatever the other's size.
+    nine = ["F0 F0 L0 .  .", "C? W1 W0 .  .", "G0 G0 S1 .  .", ".  .  .  .  .", ".  .  .  .  ."]
+    kept, notes = not_kingdoms([_found(FULL, "a", 100), _found(nine, "b", 100, 900, extent=(3, 3))])
+    assert len(kept) == 2 and not notes
+    # A kingdom after round one beside the draft line read with a castle: which is which, the size cannot say.
+    first = ["C? F0 F0 .  .", ".  .  .  .  .", ".  .  .  .  .", ".  .  .  .  .", ".  .  .  .  ."]
+    kept, notes = not_kingdoms([_found(first, "a", 100, extent=(1, 3)), _found(nine, "b", 100, 900, extent=(3, 3))])
+    assert len(kept) == 2 and not notes
 
 
 def test_a_group_found_tile_by_tile_with_two_castles_is_left_out_a_grid_with_two_is_kept():

@@ -391,6 +391,12 @@ def one_kingdom_per_place(read: list[PhotoKingdom]) -> tuple[list[PhotoKingdom],
     return [k for k in read if any(k is x for x in kept)], notes
 
 
+def _castle_in_doubt(kingdom: Kingdom) -> bool:
+    """Whether the kingdom reads exactly one castle, marked `?`."""
+    castles = kingdom.castles()
+    return len(castles) == 1 and kingdom[castles[0]].uncertain
+
+
 def _likelier(found: PhotoKingdom) -> tuple:
     """How likely a find is a kingdom read right: exactly one castle first, then fewest squares marked `?` per tile."""
     kingdom = found.kingdom
@@ -415,19 +421,26 @@ def not_kingdoms(read: list[PhotoKingdom]) -> tuple[list[PhotoKingdom], list[str
     tile is the same size. So once a find reads exactly one castle (an anchor),
     a find beside it whose squares are far from the anchor's in size (a small
     grid laid across two strays, read as five castles or none), that holds
-    fewer tiles than a castle and a domino (a stray read as a castle), or that
-    was found tile by tile and reads several castles is not scored, and said
-    so. A grid (a neat square block, kscore.vision.find.localise) reading no
-    castle or several beside a kingdom is kept: on photos of several kingdoms
-    that is a real kingdom whose castle was misread more often than not
-    (eval_synthetic --score lost one of 154). With no anchor every find is
-    kept: a lone kingdom whose castle was misread is still scored.
+    fewer tiles than a castle and a domino (a stray read as a castle), that
+    holds no more tiles than stray dominoes can (DRAFT_LINE_SQUARES) and reads
+    its castle in doubt beside an anchor holding more than twice that (strays
+    with a square read as a castle: each round every player lays a domino, so
+    one game's kingdoms differ by a few discards, not by half; a castle read
+    surely keeps a small kingdom, and beside a smaller anchor, a kingdom of the
+    first rounds, strays read as castled may be the larger), or that was found
+    tile by tile and reads several
+    castles is not scored, and said so. A grid (a neat square block,
+    kscore.vision.find.localise) reading no castle or several beside a kingdom
+    is kept: on photos of several kingdoms that is a real kingdom whose castle
+    was misread more often than not (eval_synthetic --score lost one of 154).
+    With no anchor every find is kept: a lone kingdom whose castle was misread
+    is still scored.
     """
     anchors = [k for k in read if len(k.kingdom.castles()) == 1 and tile_squares(k.kingdom) >= LEAST_TILES]
     if not anchors:
         return read, []
     surest = max(anchors, key=lambda k: tile_squares(k.kingdom))
-    side = square_side(surest)
+    most, side = tile_squares(surest.kingdom), square_side(surest)
     kept, notes = [], []
     for found in read:
         castles, tiles = len(found.kingdom.castles()), tile_squares(found.kingdom)
@@ -436,6 +449,9 @@ def not_kingdoms(read: list[PhotoKingdom]) -> tuple[list[PhotoKingdom], list[str
             why = f"it reads {castles or 'no'} castle{'s' if castles != 1 else ''} (a kingdom has one)"
         elif tiles < LEAST_TILES:
             why = "it is no more than a domino (a kingdom is a castle and dominoes)"
+        elif tiles <= DRAFT_LINE_SQUARES < most / 2 and _castle_in_doubt(found.kingdom):
+            why = (f"its {tiles} squares are no more than stray dominoes hold, its castle in doubt, beside a kingdom"
+                   f" of {most} (each round every player lays a domino: one game's kingdoms differ by a few discards)")
         elif not SAME_SQUARE <= ratio <= 1 / SAME_SQUARE:
             why = f"its squares are {ratio:.1f} times the kingdom's (tiles are all one size)"
         else:
