@@ -49,11 +49,11 @@ def default_models() -> Models:
 
 
 def square_probabilities(image_bgr: np.ndarray, size: int, models: Models,
-                         crowns: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
-    """Per-square terrain (size, size, 8) and crown (size, size, 4) probabilities (crowns False: None)."""
+                         with_crowns: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per-square terrain (size, size, 8) and crown (size, size, 4) probabilities (with_crowns False: None)."""
     prepared = prepare(image_bgr, size)
     terrain = models.terrain.predict_full(terrain_features(prepared, size), len(TERRAIN_CLASSES))
-    if not crowns:
+    if not with_crowns:
         return terrain.reshape(size, size, -1), None
     cands = find_candidates(prepared, models.crown_template, size)
     p_crown = crown_probability(models.candidate, cands)
@@ -95,7 +95,7 @@ def read_board(
     on grey stone or wood is coloured like the table, and the kingdom has one. crowns: the squares'
     P(0..3 crowns) when counted elsewhere (kscore.vision.read.cell_crowns), not on this image."""
     models = models if models is not None else default_models()
-    terrain_probs, crown_probs = square_probabilities(image_bgr, size, models, crowns=crowns is None)
+    terrain_probs, crown_probs = square_probabilities(image_bgr, size, models, with_crowns=crowns is None)
     crown_probs = crowns.copy() if crowns is not None else crown_probs
     as_table(terrain_probs, crown_probs, [p for p in table if int(np.argmax(terrain_probs[p])) != CASTLE])
     doubt = Doubt.from_info(models.info)
