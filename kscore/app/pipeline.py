@@ -430,9 +430,9 @@ def not_kingdoms(read: list[PhotoKingdom]) -> tuple[list[PhotoKingdom], list[str
     first rounds, strays read as castled may be the larger), or that was found
     tile by tile and reads several castles is not scored, and said so. A grid
     (a neat square block, kscore.vision.find.localise) reading no castle or
-    several beside a kingdom
-    is kept: on photos of several kingdoms that is a real kingdom whose castle
-    was misread more often than not (eval_synthetic --score lost one of 154).
+    several beside a kingdom is kept: on photos of several kingdoms that is a
+    real kingdom whose castle was misread more often than not (eval_synthetic
+    --score lost one of 154).
     With no anchor every find is kept: a lone kingdom whose castle was misread
     is still scored.
     """
