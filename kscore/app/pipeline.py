@@ -432,9 +432,8 @@ def not_kingdoms(read: list[PhotoKingdom]) -> tuple[list[PhotoKingdom], list[str
     (a neat square block, kscore.vision.find.localise) reading no castle or
     several beside a kingdom is kept: on photos of several kingdoms that is a
     real kingdom whose castle was misread more often than not (eval_synthetic
-    --score lost one of 154).
-    With no anchor every find is kept: a lone kingdom whose castle was misread
-    is still scored.
+    --score lost one of 154). With no anchor every find is kept: a lone
+    kingdom whose castle was misread is still scored.
     """
     anchors = [k for k in read if len(k.kingdom.castles()) == 1 and tile_squares(k.kingdom) >= LEAST_TILES]
     if not anchors:
