@@ -451,16 +451,16 @@ def turn(grey: np.ndarray, mask: np.ndarray) -> float:
     mask's opening disc, which `without_specks` takes away; a tile's edge is a step it keeps. So the
     pixels the two differ at (`table_marks`) are left out.
     """
+    x, y, w, h = cv2.boundingRect(mask.astype(np.uint8))
+    disc = _opening_width(*grey.shape[:2])
+    pad = 2 * disc  # everything is measured round the group alone (cheaper), as in the whole image
+    box = (slice(max(0, y - pad), y + h + pad), slice(max(0, x - pad), x + w + pad))
+    grey = grey[box]
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     mag = cv2.magnitude(gx, gy)
-    inside = mask.astype(bool)
-    x, y, w, h = cv2.boundingRect(inside.astype(np.uint8))
-    disc = _opening_width(*grey.shape[:2])
-    pad = 2 * disc  # the marks are found around the group alone (cheaper), as in the whole
-    box = (slice(max(0, y - pad), y + h + pad), slice(max(0, x - pad), x + w + pad))
-    clean = inside.copy()
-    clean[box] &= ~table_marks(grey[box], disc)
+    inside = mask[box].astype(bool)
+    clean = inside & ~table_marks(grey, disc)
     inside = clean if clean.any() else inside
     strong = inside & (mag > np.percentile(mag[inside], 70))
     angle = np.degrees(np.arctan2(gy[strong], gx[strong])) % 90.0
@@ -1053,9 +1053,9 @@ def _lattice_pitch(hom: np.ndarray, src: np.ndarray) -> float:
 def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | None = None, sure=None, outlined=None):
     """The group's LooseKingdom (None: no lattice reads it), or with pitch_only, a list of (width, height)
     bounds, only the photo's pitch within each (pitches_of), nothing fitted."""
-    h, w = blob.shape
     theta = turn(grey, cv2.dilate(blob, np.ones((5, 5), np.uint8)))
-    rot = cv2.getRotationMatrix2D(centre, theta, 1.0)  # photo -> a frame where the lattice is upright
+    # Photo -> a frame where the lattice is upright, holding the group and what its fits may reach.
+    rot, (w, h) = _upright_frame(blob, centre, theta, None if pitch is None else _frame_margin(pitch))
     rlab = cv2.warpAffine(lab, rot, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     rblob = cv2.warpAffine(blob, rot, (w, h), flags=cv2.INTER_NEAREST)
     rsoft = cv2.warpAffine(soft, rot, (w, h), flags=cv2.INTER_LINEAR)
@@ -1156,6 +1156,34 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     touches = cut_sides(blob, [out_cells[k] for k, t in out_share.items() if t >= TILE_SHARE], p)
     reaches = any(strip.any() for strip in _edge_strips(blob).values())
     return _Group(out_cells, out_share, extent, corners, float(p), touches, ring, reaches)
+
+
+def _frame_margin(pitch: float) -> int:
+    """Pixels of the upright frame kept round a group's blob (_upright_frame) for its cells: two squares (a
+    cell a twentieth on the blob, moved and grown by its fit, and the edge sums' reach)."""
+    return int(2 * pitch) + 8
+
+
+def _upright_frame(blob: np.ndarray, centre: tuple[float, float], theta: float,
+                   margin: int | None) -> tuple[np.ndarray, tuple[int, int]]:
+    """The affine map from the photo to the group's upright frame (turned by theta about centre) and that
+    frame's (width, height): the photo's own size turned, cut to the blob's box there and `margin` round it.
+
+    Fitting in the whole turned photo cost the same for a stray domino as for the kingdom; cut, the edge
+    sums and running sums cover only what the group's fits look at, and the fits are the same (to a hundredth
+    of a pixel, the warp's rounding). The photo's pitch is still measured on the whole frame (margin None):
+    its autocorrelation's rows are centred on their mean over the frame's width, which a cut would change.
+    """
+    h, w = blob.shape
+    rot = cv2.getRotationMatrix2D(centre, theta, 1.0)
+    if margin is None:
+        return rot, (w, h)
+    x, y, bw, bh = cv2.boundingRect(blob)
+    turned = np.float64([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]]) @ rot[:, :2].T + rot[:, 2]
+    (x0, y0), (x1, y1) = np.floor(turned.min(axis=0)) - margin, np.ceil(turned.max(axis=0)) + margin
+    x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
+    rot[:, 2] -= (x0, y0)
+    return rot, (max(1, x1 - x0), max(1, y1 - y0))
 
 
 def _edge_strips(blob: np.ndarray, edge: int = 2) -> dict:
