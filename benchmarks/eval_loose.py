@@ -16,6 +16,7 @@ benchmarks/eval_synthetic.py.
     python benchmarks/eval_loose.py --scenes 30 --size 7 --on stone --dominoes 1-24   # a Mighty Duel game, every round
     python benchmarks/eval_loose.py --scenes 30 --on rug --glare broad   # the real dark carpet of photos-loose, its glare
     python benchmarks/eval_loose.py --scenes 100 --seed 6 --scale 0.6   # as a messenger app sends them, or from farther
+    python benchmarks/eval_loose.py --scenes 100 --seed 6 --close   # photographed close: the frame fills the photo
 
 --holdout: the recogniser is fitted without every 3rd kingdom of the boards with
 the shipped recipe (kscore.lab.holdout: boards, phone squares, hand-laid copies,
@@ -115,6 +116,9 @@ def main(argv=None) -> int:
     ap.add_argument("--glare", choices=GLARES,
                     help="glare on every scene: 'veil' (soft white) or 'broad' (long tinted sheens along a row, as on "
                     "photos-loose); by default half the scenes get veils")
+    ap.add_argument("--close", action="store_true", help="each kingdom photographed close, as players do: its frame "
+                    "fills most of the photo's short side, turned at most 5 degrees, no strays (the seed's kingdoms "
+                    "and tables, not its light)")
     ap.add_argument("--overlapping", action="store_true", help="the scenes as drawn before 2026-12-02, later "
                     "tiles over earlier ones (figures measured before then were on these)")
     ap.add_argument("--painted-glare", action="store_true", help="glare painted over the print as the scenes drew it "
@@ -140,7 +144,7 @@ def main(argv=None) -> int:
     for s in range(args.scenes):
         scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes,
                                  glare=args.glare, overlapping=args.overlapping,
-                                 painted_glare=args.painted_glare or None)
+                                 painted_glare=args.painted_glare or None, close=args.close)
         if only is not None and scene.surface not in only:
             continue
         truth = LabelledExtent(scene.rows, scene.score)

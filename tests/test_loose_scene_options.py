@@ -127,3 +127,24 @@ def test_a_fixed_frame_square_and_table_change_nothing_else_the_seed_draws(bank)
     corner = lambda im: cv2.cvtColor(im[:120, :120].astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32).ravel()
     other = draw_surface("wood", np.random.default_rng(1), 1100, 1300)
     assert np.corrcoef(corner(fixed.image), corner(table))[0, 1] > np.corrcoef(corner(fixed.image), corner(other))[0, 1] + 0.3
+
+
+def test_a_kingdom_photographed_close_fills_the_photo_whole_and_alone(bank):
+    """close=True frames each scene as players photograph their kingdom (photos-loose: its 5x5 frame 5.1
+    squares across the photo's short side): the frame's squares span 70-100% of the short side (85-100% with
+    its turn and widest gaps), no tile is cut by the photo's edge and no stray lies beside it; the kingdoms
+    and tables stay the seed's."""
+    from kscore.lab.loose_scenes import make_loose_scene
+
+    fills = []
+    for seed in range(6):
+        free = make_loose_scene(bank, np.random.default_rng(seed))
+        close = make_loose_scene(bank, np.random.default_rng(seed), close=True)
+        assert (free.rows, free.score, free.surface) == (close.rows, close.score, close.surface)
+        h, w = close.image.shape[:2]
+        assert close.strays == 0
+        outlines = np.concatenate([np.asarray(o) for o in close.outlines])
+        assert outlines.min() >= 0 and (outlines[:, 0] < w).all() and (outlines[:, 1] < h).all()
+        fills.append(close.size * close.pitch / min(h, w))
+        assert fills[-1] > 1.3 * free.size * free.pitch / min(h, w) or free.pitch > 150
+    assert 0.7 <= min(fills) and max(fills) <= 1.0

@@ -452,12 +452,18 @@ def settle(tiles: list[np.ndarray]) -> list[np.ndarray]:
     return down
 
 
+#: The widest gap between a kingdom's tiles, a share of a square.
+MAX_GAP = 0.06
+#: The most a kingdom photographed close (make_loose_scene(close=True)) is turned in the photo, degrees.
+CLOSE_TURN = 5
+
+
 def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | None = None,
                      size: int | None = None, strays: int | None = None, jpeg: bool = True,
                      dominoes: tuple[int, int] | None = None, glare: str | None = None,
                      overlapping: bool = False, painted_glare: bool | None = None,
                      frame: tuple[int, int] | None = None, square: float | None = None,
-                     table: np.ndarray | None = None) -> LooseScene:
+                     table: np.ndarray | None = None, close: bool = False) -> LooseScene:
     """One kingdom laid by hand on a random surface, maybe with stray dominoes beside it.
 
     surface: one of SURFACES or MORE_SURFACES (by default a random one of SURFACES). glare: "veil"
@@ -484,6 +490,13 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     seed's): two halves of one table, at one square, joined make a photo of two kingdoms on one table
     (benchmarks/eval_two_loose.py). The square must leave room for the kingdom and its strays in the frame
     (w over 12 and h over 10 squares fit any).
+
+    close=True frames the scene as players photograph their kingdom: its 5x5 or 7x7 frame, turned and with
+    its gaps at their widest, fills 85-100% of the photo's short side (photos-loose: 5.1 squares across it,
+    the 7x7 photos of ../shared/data/photos 7.6), turned at most CLOSE_TURN degrees, no strays in the photo.
+    By default the kingdom and three squares round it fit the photo: squares of 30-80 px in the finder's
+    800 px image, where the real photos show 60-120. A seed's kingdoms and tables stay its own (drawn
+    before the strays); its light and glare do not.
     """
     from kscore.game.kingdom import Kingdom
     from kscore.game.scoring import score_kingdom
@@ -506,13 +519,21 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     cells = [castle] + [p for d in placed for p in d.cells]
     r0, c0 = min(p[0] for p in cells), min(p[1] for p in cells)
     rows_n, cols_n = max(p[0] for p in cells) - r0 + 1, max(p[1] for p in cells) - c0 + 1
-    pitch = rng.uniform(0.6, 0.9) * min(w / (cols_n + 3 + 2 * (strays > 0)), h / (rows_n + 3), 170)
-    pitch = square or pitch
+    share = rng.uniform(0.6, 0.9)
+    pitch = share * min(w / (cols_n + 3 + 2 * (strays > 0)), h / (rows_n + 3), 170)
     theta = rng.uniform(-25, 25)
+    if close:  # the frame, turned and its gaps at their widest, fills 85-100% of the short side
+        strays, theta = 0, theta * CLOSE_TURN / 25
+        turned = np.cos(np.radians(CLOSE_TURN)) + np.sin(np.radians(CLOSE_TURN))
+        pitch = (0.85 + (share - 0.6) / 2) * min(w, h) / (size * (1 + MAX_GAP) * turned)
+    pitch = square or pitch
     img = draw_surface(surface, rng, h, w).astype(np.float32)
     img = img if table is None else table.astype(np.float32)
     tiles = np.zeros((h, w), np.float32)
     centre = np.array([w / 2 + rng.uniform(-0.1, 0.1) * w, h / 2 + rng.uniform(-0.1, 0.1) * h])
+    if close:  # the frame's middle near the photo's: (size - extent) / 2 squares of room either way
+        room = np.array([size - cols_n, size - rows_n]) * pitch / 2
+        centre = np.array([w / 2, h / 2]) + (centre - [w / 2, h / 2]) / (0.1 * np.array([w, h])) * room
     if strays:
         centre[0] -= pitch * 1.2  # room on the right for the draft line
     rot = _rotation(theta)
@@ -521,7 +542,7 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         local = np.array([c - c0 - cols_n / 2, r - r0 - rows_n / 2]) * pitch
         return centre + rot @ local
 
-    gap = rng.uniform(0.01, 0.06)
+    gap = rng.uniform(0.01, MAX_GAP)
     loose = rng.uniform(0.02, 0.1)  # how carelessly dominoes are laid (sd of offsets, in squares)
 
     quads: dict = {}  # kingdom cell -> its square's quad in the image
