@@ -787,7 +787,8 @@ def cell_share(in_sure: float, in_fg: float) -> float:
 def _groups_not_cut_by_table(work: np.ndarray, made: np.ndarray | None = None) -> tuple[list[_Group], np.ndarray]:
     """The groups of tiles and the tile foreground they were found on; when one reaches the photo's edge or a
     sizeable piece reads as no kingdom, those found again with the colour tied to detail, if they hold a larger
-    whole kingdom.
+    whole kingdom (or as large a one, where table joined to the first reading's largest group carried it to
+    the edge).
 
     "Cut by the photo's edge" is a claim about tiles: on a carpet whose wedges and bands of dots the
     colour model takes for tiles, it is the table that carries the kingdom to the edge (tied_to_detail).
@@ -805,10 +806,14 @@ def _groups_not_cut_by_table(work: np.ndarray, made: np.ndarray | None = None) -
     # A group whose blob runs to the photo's edge though its tiles stop short of it (cut_sides) has table
     # joined to it: its squares are no measure the groups found again must beat, and a whole kingdom as
     # large as the first reading's others, found with the table cut back, is the better reading.
+    # So is a group said to be cut whose tiles are all found again whole, no longer reaching the edge: a
+    # kingdom photographed close lies within a square of the photo's edge, and a blotch of the table
+    # joined it there (kscore then said "cut by the photo's bottom edge" of a kingdom wholly in the photo).
     table_joined = any(g.reaches and not g.touches for g in groups)
     measured = _most_squares([g for g in groups if g.touches or not g.reaches])
     found_again = _most_squares(again, whole=True)
-    better = found_again > measured or (table_joined and 0 < found_again == measured)
+    cut = any(g.touches and _most_squares([g]) == measured for g in groups)
+    better = found_again > measured or ((table_joined or cut) and 0 < found_again == measured)
     return (again, tied) if better else (groups, fg)
 
 
