@@ -17,6 +17,7 @@ benchmarks/eval_synthetic.py.
     python benchmarks/eval_loose.py --scenes 30 --on rug --glare broad   # the real dark carpet of photos-loose, its glare
     python benchmarks/eval_loose.py --scenes 100 --seed 6 --scale 0.6   # as a messenger app sends them, or from farther
     python benchmarks/eval_loose.py --scenes 100 --seed 6 --close   # photographed close: the frame fills the photo
+    python benchmarks/eval_loose.py --scenes 60 --seed 6 --close --cut   # the same, cut by the photo's edge: said cut?
 
 --holdout: the recogniser is fitted without every 3rd kingdom of the boards with
 the shipped recipe (kscore.lab.holdout: boards, phone squares, hand-laid copies,
@@ -24,6 +25,12 @@ doubt bars; minutes of CPU), and the scenes are built from those kingdoms only,
 flat castles from phone castles it never saw. This is the issue's target
 measure; without it every square of a scene was in the shipped model's training.
 --save-models DIR keeps the fit, --models FILE reads with a saved one.
+
+--cut: each scene's photo is cropped on one side through the kingdom's outermost tiles
+(loose_scenes.cut_by_edge; the same scenes otherwise). A kingdom partly out of the
+photo must be said cut and never scored: prints how many were said cut, how many
+were scored as whole (the wrong answer: a score for part of a kingdom) and how many
+neither (nothing found).
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.lab.dataset import LabelledExtent  # noqa: E402
 from kscore.lab.evaluate_photos import extent_squares_right  # noqa: E402
 from kscore.lab.holdout import add_scene_arguments, scene_bank  # noqa: E402
-from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, make_loose_scene  # noqa: E402
+from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, cut_by_edge, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 
@@ -131,7 +138,11 @@ def main(argv=None) -> int:
     ap.add_argument("--scale", type=scale_factor, default=1.0, help="read each scene's photo resized by this factor and "
                     f"saved again as a JPEG of quality {SENT_QUALITY} (as_sent: a messenger app's copy, a camera "
                     "farther away); the same scenes as without it")
+    ap.add_argument("--cut", action="store_true", help="crop each photo through the kingdom's outermost tiles on one "
+                    "side: is the kingdom said cut, never scored?")
     args = ap.parse_args(argv)
+    if args.cut:
+        return cut_mode(args)
     models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, args.phone_per_class)
     rng = np.random.default_rng(args.seed)
     found = exact = right = squares = strays_scored = false_finds = flagged_wrong = wrong = 0
@@ -211,6 +222,66 @@ def main(argv=None) -> int:
     print("by surface (scenes, found, exact): " + ", ".join(f"{k} {v[0]}/{v[1]}/{v[2]}" for k, v in sorted(by_surface.items())))
     print("false finds by surface: " + ", ".join(f"{k} {v[3]}" for k, v in sorted(by_surface.items())))
     return 0
+
+
+def cut_mode(args) -> int:
+    """--cut: every scene's kingdom cut by one side of its photo; counts it said cut, a part of it scored as a
+    kingdom (and whether that part held every square), stray dominoes scored beside it."""
+    models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, args.phone_per_class)
+    rng = np.random.default_rng(args.seed)
+    said_cut = part = whole = strays = 0
+    missed: dict = collections.Counter()
+    for s in range(args.scenes):
+        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes,
+                                 glare=args.glare, overlapping=args.overlapping,
+                                 painted_glare=args.painted_glare or None, close=args.close)
+        # Its own generator: the scenes stay the seed's own, with or without --cut.
+        image, side, corner = cut_by_edge(scene, np.random.default_rng((args.seed, s)))
+        image = as_sent(np.ascontiguousarray(image), args.scale)
+        photo = Photo(Path(f"loose{s}.jpg"), image, (image.shape[1], image.shape[0]))
+        try:
+            game = read_loaded_photo(photo, models=models)
+            found, cut = list(game.found), bool(game.partial)
+        except NothingRecognisedError as error:
+            found, cut = [], " cut by " in str(error)
+        hull = cv2.convexHull(np.concatenate(list(scene.quads.values())).astype(np.float32) - np.float32(corner))
+        on_it = [k for k in found if cv2.pointPolygonTest(hull, extent_centre(k), False) >= 0]
+        full = [k for k in on_it if sorted(occupied_extent(k.kingdom)) == sorted((len(scene.rows), len(scene.rows[0])))]
+        said_cut += cut
+        part += bool(on_it) and not full
+        whole += bool(full)
+        strays += len(found) - len(on_it)
+        if not cut:
+            missed[side] += 1
+        if args.list and (found or not cut):
+            what = ", ".join(f"{'x'.join(map(str, occupied_extent(k.kingdom)))} scored {kingdom_points(k.kingdom)}"
+                             f"{'' if k in on_it else ' (a stray)'}" for k in found) or "nothing found"
+            print(f"  scene {s} ({scene.surface}, {len(scene.rows)}x{len(scene.rows[0])} of {scene.size}x{scene.size}, "
+                  f"cut at the {side}, truth {scene.score}): {'said cut, ' if cut else ''}{what}")
+        if args.save and (found or not cut):
+            args.save.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(args.save / f"cut{s}_{side}.jpg"), image)
+    n = args.scenes
+    print(f"loose scenes cut by the photo's edge: {n} (seed {args.seed}{', held-out kingdoms' if args.holdout else ''})")
+    print(f"said cut:                 {said_cut}/{n} = {said_cut / n:.1%}")
+    print(f"a part scored as a kingdom: {part}/{n}  (fewer rows or columns than the kingdom: should be 0)")
+    print(f"scored at its full extent: {whole}/{n}  (the edge cut only into its outer squares)")
+    print(f"stray dominoes scored:    {strays}  (should be 0)")
+    print("not said cut, by the side cut: " + (", ".join(f"{k} {v}" for k, v in sorted(missed.items())) or "none"))
+    return 0
+
+
+def extent_centre(found) -> tuple[float, float]:
+    """The middle of a found kingdom's occupied squares in the photo (a kingdom found tile by tile lies in the
+    top-left of its frame; a grid fills its own)."""
+    corners = np.float64(found.corners)
+    size = found.kingdom.size
+    rows, cols = found.extent or (size, size)
+    u, v = cols / 2 / size, rows / 2 / size
+    top = corners[0] + u * (corners[1] - corners[0])
+    bottom = corners[3] + u * (corners[2] - corners[3])
+    x, y = top + v * (bottom - top)
+    return float(x), float(y)
 
 
 if __name__ == "__main__":

@@ -637,4 +637,35 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
                       outlines)
 
 
-__all__ = ["BROAD_LIGHTS", "CASTS", "GLARES", "SHEEN_LIGHTS", "MORE_SURFACES", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "draw_surface", "make_loose_scene", "settle", "slide_clear", "tile_corners"]
+#: How far the photo's edge cuts into a cut kingdom (cut_by_edge), in squares past its outermost tile's side:
+#: from a third of a square (most of that tile in the photo) to a square and a half.
+CUT_DEPTH = (0.35, 1.5)
+
+
+def cut_by_edge(scene: LooseScene, rng: np.random.Generator) -> tuple[np.ndarray, str, tuple[int, int]]:
+    """The scene's photo cropped on one side (drawn at random) through its kingdom's outermost tiles, that
+    side, and where the crop's top-left corner lies in the scene (x, y): a kingdom partly out of the photo,
+    which kscore must say is cut and never score as whole.
+
+    >>> from types import SimpleNamespace
+    >>> square = np.float64([[40, 40], [60, 40], [60, 60], [40, 60]])
+    >>> scene = SimpleNamespace(image=np.zeros((100, 120, 3), np.uint8), quads={(0, 0): square}, pitch=20.0)
+    >>> image, side, corner = cut_by_edge(scene, np.random.default_rng(0))
+    >>> side, image.shape[:2], corner  # the bottom edge now crosses the tile (rows 40 to 60)
+    ('bottom', (47, 120), (0, 0))
+    """
+    pts = np.concatenate(list(scene.quads.values()))
+    side = ("left", "right", "top", "bottom")[int(rng.integers(0, 4))]
+    depth = rng.uniform(*CUT_DEPTH) * scene.pitch
+    if side == "left":
+        x0 = int(round(pts[:, 0].min() + depth))
+        return scene.image[:, x0:], side, (x0, 0)
+    if side == "right":
+        return scene.image[:, :int(round(pts[:, 0].max() - depth))], side, (0, 0)
+    if side == "top":
+        y0 = int(round(pts[:, 1].min() + depth))
+        return scene.image[y0:], side, (0, y0)
+    return scene.image[:int(round(pts[:, 1].max() - depth))], side, (0, 0)
+
+
+__all__ = ["BROAD_LIGHTS", "CASTS", "GLARES", "SHEEN_LIGHTS", "MORE_SURFACES", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "cut_by_edge", "draw_surface", "make_loose_scene", "settle", "slide_clear", "tile_corners"]
