@@ -554,9 +554,11 @@ def _tile_by_tile(photo, rules: GameRules, models, start: float, partial: tuple,
     message when no group of tiles reads as a kingdom either. readings: loose_readings(..., with_partial=True)
     when already made; else working: what the block finder made of the photo (Localisation.working).
     """
-    loose = read_loose_photo(photo, rules, models, start, readings, working)
+    readings = readings or loose_readings(photo, _tileset(rules), models, with_partial=True, working=working)
+    loose = read_loose_photo(photo, rules, models, start, readings)
     if loose is not None:
         return loose
+    partial = partial or readings[2]  # a kingdom found tile by tile, cut by the photo's edge
     if partial:
         raise NothingRecognisedError(f"{photo.path}: the only kingdom seen is {partial[0].missing}; {RETAKE_ADVICE}")
     raise NothingRecognisedError(f"{photo.path}: no kingdom found ({seen}); {RETAKE_ADVICE}")
@@ -632,7 +634,7 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False, work
         reading = read_cells(photo.image, cells, group.tile, size, tileset, "", models)
         (kingdoms if reading.kingdom.castles() else strays).append((_frame_corners(group), group, reading))
     kingdoms, strays = castles_on_tiles(kingdoms, strays)
-    if not kingdoms and strays:
+    if not kingdoms and strays and not _cut_kingdom_beside(groups, max(g.squares for _, g, _ in strays)):
         # No group read a castle. A flat castle coloured like the table is missed by the tile mask
         # (a castle and one domino found as the domino): the largest group with a castle beside it
         # is the kingdom. Only then: beside a stray of a photo that shows its kingdom, table would
@@ -658,6 +660,16 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False, work
     partial = tuple(PartialKingdom(rounded_corners(g.corners), g.missing)
                     for g in groups if g.partial)
     return kingdoms, strays, partial
+
+
+def _cut_kingdom_beside(groups: list, stray_squares: int) -> bool:
+    """Whether a group the photo's edge cuts holds more tile squares than the largest group reading no castle.
+
+    That group is the kingdom, partly out of the photo (its castle may be too): the dominoes beside it are
+    the draft line or discards, never a kingdom. Without this the largest of them was scored, its castle
+    missing (`eval_loose.py --cut`: 14 stray dominoes scored beside 40 cut kingdoms).
+    """
+    return any(g.partial and g.squares > stray_squares for g in groups)
 
 
 #: Most tile squares stray dominoes lie in: the draft line, one domino per king (four: four players, or two
