@@ -41,6 +41,7 @@ class PartialKingdom:
 
     corners: tuple[tuple[float, float], ...]
     missing: str
+    pitch: float = 0.0  # its squares' side in photo pixels when found tile by tile (0: not measured)
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def read_loaded_photo(photo, rules: GameRules | None = None, models=None, start:
             continue
         if loose is None:
             loose = loose_readings(photo, tileset, models, with_partial=True, working=found.working)
-        choice = grid_or_tiles(board, reading, loose[0], loose[1], grows)
+        choice = grid_or_tiles(board, reading, loose[0], loose[1], grows, loose[2])
         if isinstance(choice, int):  # the kingdom found tile by tile there stands in for the grid
             corners_l, group, reading_l = loose[0][choice]
             found_here = None if choice in replaced else PhotoKingdom(
@@ -256,18 +257,21 @@ def settled_reading(photo, corners, size: int, tileset, name: str, models, readi
     return again if _plausibility(again) >= _plausibility(reading) else reading
 
 
-def grid_or_tiles(board, reading, kingdoms, strays, grows: bool = False) -> int | str | None:
+def grid_or_tiles(board, reading, kingdoms, strays, grows: bool = False, cut: tuple = ()) -> int | str | None:
     """What a grid in doubt is, beside the groups found tile by tile: the index of the kingdom (of `kingdoms`)
     that stands in for it, why it frames no kingdom (a str), or None: the grid is kept.
 
     board: a localise.FoundBoard; reading: its BoardReading; kingdoms, strays: loose_readings' lists of
-    (frame corners, LooseKingdom, BoardReading); grows: a 5x5 grid with tiles past it on its lattice.
+    (frame corners, LooseKingdom, BoardReading); grows: a 5x5 grid with tiles past it on its lattice;
+    cut: loose_readings' PartialKingdoms (groups the photo's edge cuts, with their pitch).
     """
     groups = [g for _, g, _ in (*kingdoms, *strays)]
     # Squares far smaller than the tiles under them (a grid laid over 2x2 tiles of a dotted carpet or over
     # speckled stone and a stray, its squares 0.3-0.5 of theirs) frame no kingdom: every tile in the box is
-    # one size. A kingdom found tile by tile there stands in for it.
-    unlike = not squares_of_tiles(board.corners, board.size, groups)
+    # one size. A kingdom found tile by tile there stands in for it. The tiles of a kingdom the photo's edge
+    # cuts count too: a grid at half their size laid over its part in the photo was scored (`eval_loose.py
+    # --cut --seed 611` scene 16: 5x5 squares of 48 px over a cut kingdom's tiles of 103 px).
+    unlike = not squares_of_tiles(board.corners, board.size, groups + [p for p in cut if p.pitch])
     side = grid_side(board.corners, board.size)
     # A grid that reads no castle or several frames no kingdom (a block of table and tiles taken for one):
     # a kingdom found tile by tile overlapping it is measured by its own frame.
@@ -657,7 +661,7 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False, work
             kingdoms.append(strays.pop(0))
     if not with_partial:
         return kingdoms, strays
-    partial = tuple(PartialKingdom(rounded_corners(g.corners), g.missing)
+    partial = tuple(PartialKingdom(rounded_corners(g.corners), g.missing, float(g.pitch))
                     for g in groups if g.partial)
     return kingdoms, strays, partial
 
