@@ -366,7 +366,7 @@ def loose_kingdoms(args, boards):
     rng = np.random.default_rng(args.seed)
     for s in range(args.scenes):
         scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare,
-                                 overlapping=args.overlapping)
+                                 overlapping=args.overlapping, close=args.close)
         yield f"scene {s} ({scene.surface})", scene.rows, scene.score, Photo(
             Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0])), scene
 
@@ -404,6 +404,7 @@ def main(argv=None) -> int:
     ap.add_argument("--size", type=int, choices=(5, 7))
     ap.add_argument("--on", choices=SURFACES + MORE_SURFACES, metavar="SURFACE")
     ap.add_argument("--glare", choices=GLARES)
+    ap.add_argument("--close", action="store_true", help="each kingdom photographed close (eval_loose.py --close)")
     ap.add_argument("--overlapping", action="store_true", help="the scenes as drawn before 2026-12-02, later "
                     "tiles over earlier ones (figures measured before then were on these)")
     ap.add_argument("--list", action="store_true", help="one line per wrong square")
