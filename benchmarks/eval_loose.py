@@ -28,9 +28,10 @@ measure; without it every square of a scene was in the shipped model's training.
 
 --cut: each scene's photo is cropped on one side through the kingdom's outermost tiles
 (loose_scenes.cut_by_edge; the same scenes otherwise). A kingdom partly out of the
-photo must be said cut and never scored: prints how many were said cut, how many
-were scored as whole (the wrong answer: a score for part of a kingdom) and how many
-neither (nothing found).
+photo must be said cut and never scored: prints how many were said cut, how many had a
+part scored as a kingdom (fewer rows or columns than the kingdom: a score for part of
+it), how many were scored at their full extent (the edge cut only into their outer
+squares), the stray dominoes scored, and the sides of those not said cut.
 """
 
 from __future__ import annotations
