@@ -562,7 +562,7 @@ def _tile_by_tile(photo, rules: GameRules, models, start: float, partial: tuple,
     when already made; else working: what the block finder made of the photo (Localisation.working).
     """
     readings = readings or loose_readings(photo, _tileset(rules), models, with_partial=True, working=working)
-    loose = read_loose_photo(photo, rules, models, start, readings)
+    loose = read_loose_photo(photo, rules, readings, start)
     if loose is not None:
         return loose
     partial = partial or readings[2]  # a kingdom found tile by tile, cut by the photo's edge
@@ -571,19 +571,16 @@ def _tile_by_tile(photo, rules: GameRules, models, start: float, partial: tuple,
     raise NothingRecognisedError(f"{photo.path}: no kingdom found ({seen}); {RETAKE_ADVICE}")
 
 
-def read_loose_photo(photo, rules: GameRules, models=None, start: float | None = None,
-                     readings=None, working=None) -> PhotoGame | None:
+def read_loose_photo(photo, rules: GameRules, readings, start: float) -> PhotoGame | None:
     """The kingdoms found tile by tile (kscore.vision.find.loose), read square by square; None when none.
 
     Every group of tiles not cut by the photo's edge is read; one that reads
     with a castle is a kingdom (smaller than its frame: the rest of the frame
     is empty), one without is a stray (the draft line, discards): said, never
     scored. A group the photo's edge cuts is reported as partial.
-    readings: loose_readings(..., with_partial=True) when already made; working: as loose_readings takes it.
+    readings: loose_readings(..., with_partial=True) of the photo.
     """
-    start = time.perf_counter() if start is None else start
-    kingdoms, strays, partial = readings or loose_readings(photo, _tileset(rules), models, with_partial=True,
-                                                           working=working)
+    kingdoms, strays, partial = readings
     notes = [f"{g.squares} tile square(s) apart from the kingdom, with no castle on its tiles: a stray domino "
              "(draft line, discards?), not scored" for _, g, _ in strays]
     if not kingdoms:
