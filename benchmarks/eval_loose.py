@@ -154,9 +154,7 @@ def main(argv=None) -> int:
         ap.error(f"unknown surface(s) {', '.join(sorted(unknown))} (expected some of {', '.join(SURFACES)})")
     times = []
     for s in range(args.scenes):
-        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes,
-                                 glare=args.glare, overlapping=args.overlapping,
-                                 painted_glare=args.painted_glare or None, close=args.close)
+        scene = drawn_scene(args, bank, rng)
         if only is not None and scene.surface not in only:
             continue
         truth = LabelledExtent(scene.rows, scene.score)
@@ -225,6 +223,12 @@ def main(argv=None) -> int:
     return 0
 
 
+def drawn_scene(args, bank, rng):
+    """The next scene of the seed, drawn as the options ask."""
+    return make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare,
+                            overlapping=args.overlapping, painted_glare=args.painted_glare or None, close=args.close)
+
+
 def cut_mode(args) -> int:
     """--cut: every scene's kingdom cut by one side of its photo; counts it said cut, a part of it scored as a
     kingdom (and whether that part held every square), stray dominoes scored beside it."""
@@ -233,9 +237,7 @@ def cut_mode(args) -> int:
     said_cut = part = whole = strays = 0
     missed: dict = collections.Counter()
     for s in range(args.scenes):
-        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes,
-                                 glare=args.glare, overlapping=args.overlapping,
-                                 painted_glare=args.painted_glare or None, close=args.close)
+        scene = drawn_scene(args, bank, rng)
         # Its own generator: the scenes stay the seed's own, with or without --cut.
         image, side, corner = cut_by_edge(scene, np.random.default_rng((args.seed, s)))
         image = as_sent(np.ascontiguousarray(image), args.scale)
