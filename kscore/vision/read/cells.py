@@ -77,9 +77,23 @@ def cell_probabilities(image: np.ndarray, cells: dict[tuple[int, int], np.ndarra
                        tiles: list[tuple[int, int]], models: Models) -> tuple[np.ndarray, np.ndarray]:
     """Per-square terrain and crown probabilities of the cells (image pixels) in a size x size frame,
     brightness measured on the `tiles` squares only; crowns counted in cuts with a margin (cell_crowns)."""
+    terrain, gain = _terrain_and_gain(image, cells, size, tiles, models)
+    return terrain, crown_probabilities_in_place(image, cells, size, gain, models)
+
+
+def table_probabilities(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], size: int,
+                        tiles: list[tuple[int, int]], models: Models | None = None) -> np.ndarray:
+    """(size, size): each cell's P(empty) as the recogniser reads it alone, the tile mask not told (cells
+    outside `cells` are cut from nothing and say nothing); brightness measured on the `tiles` squares."""
+    terrain, _ = _terrain_and_gain(image, cells, size, tiles, models if models is not None else default_models())
+    return terrain[..., EMPTY]
+
+
+def _terrain_and_gain(image: np.ndarray, cells: dict, size: int, tiles: list, models: Models) -> tuple[np.ndarray, float]:
+    """(size, size, len(TERRAIN_CLASSES)) terrain probabilities of the cells, and the brightness gain applied."""
     prepared, reference, gain = _prepared(cut_cells(image, cells, size), size, tiles, SQUARE_PX)
     terrain = models.terrain.predict_full(terrain_features(prepared, size, reference), len(TERRAIN_CLASSES))
-    return terrain.reshape(size, size, -1), crown_probabilities_in_place(image, cells, size, gain, models)
+    return terrain.reshape(size, size, -1), gain
 
 
 def _prepared(board: np.ndarray, size: int, tiles: list[tuple[int, int]],
