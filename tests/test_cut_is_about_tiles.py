@@ -33,7 +33,7 @@ def test_a_kingdom_whose_table_band_reaches_the_edge_is_read_not_called_cut():
 
 def test_the_group_reaches_the_edge_through_table_but_its_tiles_do_not():
     work, _ = working_image(load_photo(PHOTO).image)
-    groups, _ = _groups_not_cut_by_table(work)
+    groups, _, _ = _groups_not_cut_by_table(work)
     assert groups and not any(g.touches for g in groups)
 
 

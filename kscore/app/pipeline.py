@@ -203,14 +203,18 @@ def kingdoms_beside_grids(kingdoms, replaced: set[int], partial: tuple,
       group apart from every one of them that reads its castle without doubt. A group reading a castle in
       doubt beside a kept grid is more often a stray read wrong (a castle read on a draft line's tile).
     kingdoms: loose_readings' kingdoms (frame corners, LooseKingdom, BoardReading); replaced: those already
-    standing in for a grid.
+    standing in for a grid (they explain a cut seen where they lie only when found after the reader refuted a
+    cut there: LooseKingdom.cut_refuted; a kingdom found whole inside a block truly cut is a part of it).
     """
     whole, explained = [], set()
     for i, (corners, group, reading) in enumerate(kingdoms):
         cut_here = [j for j, p in enumerate(partial) if _overlap(p.corners, group.corners) >= OVERLAP_SHARE]
         apart = grids is not None and _sure_castle(reading.kingdom) and all(
             _overlap(tiles_outline(k), group.corners) < OVERLAP_SHARE for k in grids)
-        if i in replaced or not (cut_here or apart):
+        if i in replaced:  # read in a grid's place; the block finder's cut there stands unless the reader saw table
+            explained.update(cut_here if group.cut_refuted else ())
+            continue
+        if not (cut_here or apart):
             continue
         whole.append(PhotoKingdom(reading.kingdom, rounded_corners(corners), tuple(reading.changes), group.extent))
         explained.update(cut_here)
@@ -320,8 +324,9 @@ def grid_or_tiles(board, reading, kingdoms, strays, grows: bool = False, cut: tu
     # out of the photo; `eval_loose.py --cut --seed 612` scene 31: a grid over a stray domino scored 28).
     anchored = any(len(r.kingdom.castles()) == 1 and tile_squares(r.kingdom) >= LEAST_TILES for _, _, r in kingdoms) or any(
         p.pitch for p in cut)
-    if under and apart and anchored and sum(g.squares for g in under) < COVER_SHARE * board.size**2:
-        return "laid over stray dominoes apart from the kingdom"
+    # So does one over no tiles at all (a dotted carpet's bands read as squares beside a small kingdom).
+    if apart and anchored and sum(g.squares for g in under) < COVER_SHARE * board.size**2:
+        return "laid over stray dominoes apart from the kingdom" if under else "laid over table apart from the kingdom"
     return None
 
 
@@ -627,10 +632,12 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False, work
     (castle_beside), or else the largest, is the kingdom. working: what localise made of the photo
     (Localisation.working), for the tile finder to start from.
     """
-    from kscore.vision.find.loose import find_loose
+    from kscore.vision.find.loose import find_loose_or_uncut
     from kscore.vision.read.cells import read_cells
 
-    groups = find_loose(photo, working)
+    groups, uncut = find_loose_or_uncut(photo, working)
+    if uncut and cut_by_table(photo, groups, uncut, models):
+        groups = [replace(g, cut_refuted=True) for g in uncut]
     kingdoms, strays = [], []
     for group in (g for g in groups if not g.partial):
         size = frame_size(group.extent)
@@ -664,6 +671,84 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False, work
     partial = tuple(PartialKingdom(rounded_corners(g.corners), g.missing, float(g.pitch))
                     for g in groups if g.partial)
     return kingdoms, strays, partial
+
+
+def cut_by_table(photo, groups: list, uncut: list, models=None) -> bool:
+    """Whether the groups found with the table cut back (find_loose_or_uncut) are the photo's reading: every
+    group of find_loose's that the photo's edge cuts is cut where the recogniser sees table, and a whole group
+    found with the table cut back holds as many tile squares as it has that read otherwise.
+
+    "Cut by the photo's edge" is a claim about tiles, and the recogniser knows a tile from a carpet's band of
+    dots or wedge: the colour model, taught the table on the photo's border, took such a band for tiles and
+    joined it to the kingdom up to the edge, and kscore said "the only kingdom seen is cut by the photo's top
+    edge" of a kingdom in the middle (`eval_loose.py --close --on rug --glare broad --dominoes 1-12 --seed 132`,
+    three of 40 small kingdoms; the squares that band gave read P(empty) 1.00). The claim rests on the tile
+    squares near the edge (LooseKingdom.cut_by) and on what the blob met the edge with (edge_met). It fails
+    when every square of the blob at the edge reads as table, and each of those tile squares either reads as
+    table or has table past it, toward the edge and mostly in view (a kingdom photographed close, its last
+    row most of a square from the edge and a band beside it: `--seed 134` scene 20). A forest cut in half by
+    the edge and lost by the blob, or left out of the group, is read where the blob met the edge.
+    """
+    from kscore.vision.find.loose import TILE_SHARE, square_past
+    from kscore.vision.read.cells import table_probabilities
+
+    cut = [g for g in groups if g.partial]
+    if not cut or not all(g.cut_by and g.edge_met for g in cut):
+        return False
+    as_tiles = 0
+    for group in cut:
+        cells = {p: q / photo.scale for p, q in group.cells.items()}
+        past = {p: square_past(cells, p, photo.image.shape) for p in group.cut_by}
+        # Read in a frame a square wider all round, so the squares past the group's extent have a place, and
+        # rows more below it for the squares where the blob met the edge.
+        at_edge = _squares_at_edge(group.edge_met, group.pitch / photo.scale, photo.image.shape, photo.scale)
+        base = frame_size(group.extent) + 2
+        size = base + next(k for k in range(len(at_edge) + 1) if (base + k) * k >= len(at_edge))
+        framed = {(r + 1, c + 1): q for (r, c), q in cells.items()}
+        framed.update({(r + 1, c + 1): q for (r, c), q, _ in past.values()})
+        edge_keys = [(base + i // size, i % size) for i in range(len(at_edge))]
+        framed.update(zip(edge_keys, at_edge))
+        tiles = [(r + 1, c + 1) for (r, c), t in group.tile.items() if t >= TILE_SHARE]
+        table = table_probabilities(photo.image, framed, size, tiles, models)
+        if any(table[k] < TABLE_READ for k in edge_keys):
+            return False  # a tile where the blob meets the edge: cut indeed
+        for (r, c), ((pr, pc), _, in_view) in past.items():
+            if table[r + 1, c + 1] < TABLE_READ and (in_view < PAST_IN_VIEW or table[pr + 1, pc + 1] < TABLE_READ):
+                return False  # a tile near the edge with tile, or the edge, right past it
+        as_tiles = max(as_tiles, sum(table[p] < TABLE_READ for p in tiles))
+    return max((g.squares for g in uncut if not g.partial), default=0) >= as_tiles
+
+
+def _squares_at_edge(edge_met: tuple, pitch: float, shape: tuple, scale: float = 1.0) -> list:
+    """Square quads (TL TR BR BL, image pixels) flush with the photo's side along each (side, from, to) of
+    edge_met (original pixels, / scale for the image), one a square's length, about, of the run.
+
+    >>> [q.tolist() for q in _squares_at_edge((("top", 100, 140),), 20.0, (100, 200))]
+    [[[100.0, 0.0], [120.0, 0.0], [120.0, 20.0], [100.0, 20.0]], [[120.0, 0.0], [140.0, 0.0], [140.0, 20.0], [120.0, 20.0]]]
+    """
+    import numpy as np
+
+    h, w = shape[:2]
+    squares = []
+    for side, lo, hi in edge_met:
+        lo, hi = lo / scale, hi / scale
+        n = max(1, round((hi - lo) / pitch))
+        for i in range(n):
+            mid = lo + (i + 0.5) * (hi - lo) / n
+            a, b = mid - pitch / 2, mid + pitch / 2
+            depth = {"top": (0, pitch), "bottom": (h - pitch, h), "left": (0, pitch), "right": (w - pitch, w)}[side]
+            if side in ("top", "bottom"):
+                (y0, y1), (x0, x1) = depth, (a, b)
+            else:
+                (x0, x1), (y0, y1) = depth, (a, b)
+            squares.append(np.float64([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    return squares
+
+
+#: P(empty) from which the recogniser reads a square the tile mask took for a tile as table (cut_by_table).
+TABLE_READ = 0.5
+#: Share of the square past a tile that must be in the photo for its reading to refute a cut there (cut_by_table).
+PAST_IN_VIEW = 0.5
 
 
 def _cut_kingdom_beside(groups: list, stray_squares: int) -> bool:

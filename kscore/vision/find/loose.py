@@ -200,6 +200,14 @@ class LooseKingdom:
     #: (row, col) just outside the extent, beside a tile -> where the lattice puts that square: the place
     #: of a castle the tile mask missed (a flat castle coloured like the table), for the reader to look at.
     ring: dict = field(default_factory=dict)
+    #: Partial: its tile squares within CUT_REACH squares of the side(s) of the photo that cut it, the
+    #: squares the claim rests on (the reader may see them as table: app.pipeline.cut_by_table).
+    cut_by: tuple = ()
+    #: Where its blob meets the side(s) that cut it: (side, from, to) pixels along that side.
+    edge_met: tuple = ()
+    #: Found with the table cut back, after the reader saw table where the photo's edge was said to cut a
+    #: group of the first reading (app.pipeline.cut_by_table): a cut seen there by the block finder is refuted too.
+    cut_refuted: bool = False
 
     @property
     def squares(self) -> int:
@@ -702,10 +710,18 @@ def find_loose(photo: Photo, working: Working | None = None) -> list[LooseKingdo
 
     working: what localise made of this photo (Localisation.working), started from instead of made again.
     """
+    return find_loose_or_uncut(photo, working)[0]
+
+
+def find_loose_or_uncut(photo: Photo, working: Working | None = None) -> tuple[list[LooseKingdom], list[LooseKingdom]]:
+    """find_loose's groups, and the groups found with the colour tied to detail when find_loose kept its first
+    reading because a group of it is cut by the photo's edge ([] otherwise): the reader, which knows a tile
+    from a carpet's band of dots, may see that the cut rests on table (app.pipeline.cut_by_table)."""
     if working is None:
         working = Working(*working_image(photo.image))
     to_original = working.factor * photo.scale
-    return [g.scaled(to_original) for g in _groups_not_cut_by_table(working.image, working.foreground)[0]]
+    groups, _, uncut = _groups_not_cut_by_table(working.image, working.foreground)
+    return [g.scaled(to_original) for g in groups], [g.scaled(to_original) for g in uncut]
 
 
 def mask_shares(photo: Photo, quads: dict, pitch: float) -> dict:
@@ -718,7 +734,7 @@ def mask_shares(photo: Photo, quads: dict, pitch: float) -> dict:
     """
     work, factor = working_image(photo.image)
     k = factor * photo.scale
-    _, fg = _groups_not_cut_by_table(work)
+    _, fg, _ = _groups_not_cut_by_table(work)
     p = pitch / k
     sure = fill_holes(_tile_pieces(sure_tiles(fg, p), p), HOLE_SQUARES * p * p).astype(np.float32)
     soft = soft_foreground(fg)
@@ -784,8 +800,9 @@ def cell_share(in_sure: float, in_fg: float) -> float:
     return in_sure if in_sure >= TILE_SHARE else (0.4 if in_fg >= MAYBE_TILE else min(in_sure, in_fg))
 
 
-def _groups_not_cut_by_table(work: np.ndarray, made: np.ndarray | None = None) -> tuple[list[_Group], np.ndarray]:
-    """The groups of tiles and the tile foreground they were found on; when one reaches the photo's edge or a
+def _groups_not_cut_by_table(work: np.ndarray, made: np.ndarray | None = None) -> tuple[list[_Group], np.ndarray, list]:
+    """The groups of tiles, the tile foreground they were found on, and the groups found again when a group
+    cut by the photo's edge kept the first reading (else []); when one reaches the photo's edge or a
     sizeable piece reads as no kingdom, those found again with the colour tied to detail, if they hold a larger
     whole kingdom (or as large a one, where table joined to the first reading's largest group carried it to
     the edge).
@@ -800,7 +817,7 @@ def _groups_not_cut_by_table(work: np.ndarray, made: np.ndarray | None = None) -
     fg = np.maximum(texture, colour)
     groups, unread, outlined = _groups(work, fg, texture)
     if not any(g.reaches for g in groups) and not unread.any():
-        return groups, fg
+        return groups, fg, []
     tied = np.maximum(texture, tied_to_detail(colour, solid_detail(texture) if outlined is None else outlined, unread))
     again, _, _ = _groups(work, tied, texture)
     # A group whose blob runs to the photo's edge though its tiles stop short of it (cut_sides) has table
@@ -814,7 +831,9 @@ def _groups_not_cut_by_table(work: np.ndarray, made: np.ndarray | None = None) -
     found_again = _most_squares(again, whole=True)
     cut = any(g.touches and _most_squares([g]) == measured for g in groups)
     better = found_again > measured or ((table_joined or cut) and 0 < found_again == measured)
-    return (again, tied) if better else (groups, fg)
+    if better:
+        return again, tied, []
+    return groups, fg, again if found_again and any(g.touches for g in groups) else []
 
 
 def _most_squares(groups: list[_Group], whole: bool = False) -> int:
@@ -836,13 +855,16 @@ class _Group:
     touches: list[str]  # the sides of the photo that cut its tiles (cut_sides)
     ring: dict
     reaches: bool = False  # its blob runs to the photo's edge (tiles or table joined to them)
+    cut_by: tuple = ()  # its tile cells the claim that the photo's edge cuts it rests on (cut_claim)
+    edge_met: tuple = ()  # where its blob meets the sides that cut it: (side, from, to) along them (cut_claim)
 
     def scaled(self, k: float) -> LooseKingdom:
         from kscore.vision.find.localise import _cut_text
 
         return LooseKingdom({p: q * k for p, q in self.cells.items()}, dict(self.tile), self.extent,
                             self.corners * k, self.pitch * k, bool(self.touches), _cut_text(self.touches),
-                            {p: q * k for p, q in self.ring.items()})
+                            {p: q * k for p, q in self.ring.items()}, self.cut_by,
+                            tuple((side, lo * k, hi * k) for side, lo, hi in self.edge_met))
 
 
 def _groups(work: np.ndarray, fg: np.ndarray, texture: np.ndarray | None = None) -> tuple[list[_Group], np.ndarray, np.ndarray | None]:
@@ -1180,9 +1202,9 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
             if not (r0 <= rr <= r1 and c0 <= cc <= c1):
                 ring[(rr - r0, cc - c0)] = unrotate([at(cc, rr), at(cc + 1, rr), at(cc + 1, rr + 1), at(cc, rr + 1)])
     corners = unrotate([at(c0, r0), at(c1 + 1, r0), at(c1 + 1, r1 + 1), at(c0, r1 + 1)])
-    touches = cut_sides(blob, [out_cells[k] for k, t in out_share.items() if t >= TILE_SHARE], p)
+    touches, cut_by, edge_met = cut_claim(blob, {k: out_cells[k] for k, t in out_share.items() if t >= TILE_SHARE}, p)
     reaches = any(strip.any() for strip in _edge_strips(blob).values())
-    return _Group(out_cells, out_share, extent, corners, float(p), touches, ring, reaches)
+    return _Group(out_cells, out_share, extent, corners, float(p), touches, ring, reaches, cut_by, edge_met)
 
 
 def _frame_margin(pitch: float) -> int:
@@ -1233,13 +1255,81 @@ def cut_sides(blob: np.ndarray, tile_quads: list, pitch: float) -> list[str]:
     >>> cut_sides(blob, [square(80, 40), square(100, 40)], 20.0)  # tiles 4 squares in: a band of table
     []
     """
+    return cut_claim(blob, dict(enumerate(tile_quads)), pitch)[0]
+
+
+def cut_claim(blob: np.ndarray, tile_quads: dict, pitch: float) -> tuple[list[str], tuple, tuple]:
+    """cut_sides for a group's tile squares by cell ((row, col) -> quad); the cells the claim rests on (the tile
+    squares near a side the blob reaches); and where the blob meets those sides, (side, from, to) in pixels
+    along each, runs under half a square apart joined: what app.pipeline.cut_by_table has the reader look at.
+
+    >>> blob = np.zeros((100, 200), np.uint8); blob[:2, 100:120] = 1; blob[:2, 125:130] = 1
+    >>> blob[2:60, 100:180] = 1  # meets the top edge at x 100-129
+    >>> square = lambda x, y: np.float64([[x, y], [x + 20, y], [x + 20, y + 20], [x, y + 20]])
+    >>> cut_claim(blob, {(0, 0): square(100, 10), (0, 3): square(160, 10), (2, 0): square(100, 50)}, 20.0)
+    (['top'], ((0, 0), (0, 3)), (('top', 100, 130),))
+    """
     h, w = blob.shape
     reach = CUT_REACH * pitch
-    pts = np.concatenate([np.asarray(q, float) for q in tile_quads]) if tile_quads else np.zeros((0, 2))
-    near = {"left": pts[:, 0].min(initial=np.inf) <= reach, "right": pts[:, 0].max(initial=-np.inf) >= w - 1 - reach,
-            "top": pts[:, 1].min(initial=np.inf) <= reach, "bottom": pts[:, 1].max(initial=-np.inf) >= h - 1 - reach}
-    return [side for side, strip in _edge_strips(blob).items() if strip.any() and near[side]]
+    strips = _edge_strips(blob)
+    reached = [side for side, strip in strips.items() if strip.any()]
+    by_cell = {}
+    for cell, quad in tile_quads.items():
+        q = np.asarray(quad, float)
+        near = {"left": q[:, 0].min() <= reach, "right": q[:, 0].max() >= w - 1 - reach,
+                "top": q[:, 1].min() <= reach, "bottom": q[:, 1].max() >= h - 1 - reach}
+        by_cell[cell] = {side for side in reached if near[side]}
+    sides = [side for side in reached if any(side in by for by in by_cell.values())]
+    met = tuple((side, lo, hi) for side in sides
+                for lo, hi in _runs(strips[side].any(axis=0 if side in ("top", "bottom") else 1), 0.5 * pitch))
+    return sides, tuple(sorted(cell for cell, by in by_cell.items() if by)), met
+
+
+def _runs(on: np.ndarray, join: float) -> list[tuple[int, int]]:
+    """The runs of True in `on` as (from, to) indices, to exclusive, runs under `join` apart taken as one.
+
+    >>> _runs(np.array([0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 1], bool), 3)
+    [(1, 6), (10, 11)]
+    """
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], on.astype(np.int8), [0]])))
+    runs: list[tuple[int, int]] = []
+    for lo, hi in zip(edges[::2].tolist(), edges[1::2].tolist()):
+        if runs and lo - runs[-1][1] < join:
+            runs[-1] = (runs[-1][0], hi)
+        else:
+            runs.append((lo, hi))
+    return runs
+
+
+def square_past(cells: dict, cell: tuple[int, int], shape: tuple) -> tuple[tuple[int, int], np.ndarray, float]:
+    """The lattice square beside `cell` on the side of the nearest photo edge (h, w = shape): its (row, col),
+    its quad (from `cells` when there, else the cell's own moved by a square) and the share of it in the photo.
+
+    A kingdom the edge cuts has tile past its last whole tile square; a kingdom the edge misses has table
+    there, in view when most of that square is (app.pipeline.cut_by_table reads it).
+
+    >>> square = lambda x, y: np.float64([[x, y], [x + 20, y], [x + 20, y + 20], [x, y + 20]])
+    >>> key, quad, share = square_past({(0, 0): square(50, 25)}, (0, 0), (100, 200))  # 25 px from the top
+    >>> key, quad[0].tolist(), round(share, 2)
+    ((-1, 0), [50.0, 5.0], 1.0)
+    >>> round(square_past({(0, 0): square(50, 10)}, (0, 0), (100, 200))[2], 2)  # the square past: half out
+    0.5
+    """
+    h, w = shape[:2]
+    q = np.asarray(cells[cell], np.float64)
+    across, down = q[1] - q[0], q[3] - q[0]
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    best = None
+    for (dr, dc), move in (((-1, 0), -down), ((1, 0), down), ((0, -1), -across), ((0, 1), across)):
+        key = (cell[0] + dr, cell[1] + dc)
+        quad = np.asarray(cells[key], np.float64) if key in cells else q + move
+        area = abs(cv2.contourArea(np.float32(quad)))
+        inside = cv2.intersectConvexConvex(np.float32(quad), frame)[0] / max(area, 1e-9)
+        gap = min(quad[:, 0].min(), quad[:, 1].min(), w - quad[:, 0].max(), h - quad[:, 1].max())
+        if best is None or gap < best[0]:
+            best = (gap, key, quad, float(min(inside, 1.0)))
+    return best[1], best[2], best[3]
 
 
 __all__ = ["LooseKingdom", "find_loose", "mask_shares", "cell_share", "tile_mask", "tile_foreground", "chroma_foreground", "turn", "pitch_of",
-           "fit_cell", "SideEnergy", "lab_edges", "TILE_SHARE", "TABLE_SHARE"]
+           "square_past", "fit_cell", "SideEnergy", "lab_edges", "TILE_SHARE", "TABLE_SHARE"]
