@@ -521,9 +521,16 @@ def pitch_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, width: float, hei
 
 
 def pitches_of(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, sides, area: float = 0.0) -> list[float | None]:
-    """pitch_of within each (width, height) of `sides`, from one autocorrelation (the costly part)."""
-    acx = _autocorrelation(gx * band)
-    acy = _autocorrelation((gy * band).T)
+    """pitch_of within each (width, height) of `sides`, from one autocorrelation (the costly part).
+
+    Rows (for gx) and columns (for gy) the band misses are all zero and add nothing to the sums: only
+    those it crosses are transformed (a kingdom in half the photo's height costs half).
+    """
+    rows, cols = np.nonzero(band.any(axis=1))[0], np.nonzero(band.any(axis=0))[0]
+    if not len(rows):
+        return [None] * len(sides)
+    acx = _autocorrelation(gx[rows[0]:rows[-1] + 1] * band[rows[0]:rows[-1] + 1])
+    acy = _autocorrelation((gy[:, cols[0]:cols[-1] + 1] * band[:, cols[0]:cols[-1] + 1]).T)
     n = min(len(acx), len(acy))
     ac = acx[:n] + acy[:n]
     return [_period(ac, width, height, area) for width, height in sides]
@@ -1109,10 +1116,10 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     rblob = cv2.warpAffine(blob, rot, (w, h), flags=cv2.INTER_NEAREST)
     rsoft = cv2.warpAffine(soft, rot, (w, h), flags=cv2.INTER_LINEAR)
     gx, gy = lab_edges(rlab)
-    ys, xs = np.nonzero(rblob)
-    if not len(xs):
+    x0, y0, bw, bh = cv2.boundingRect(rblob)  # a scan of the mask, where np.nonzero listed every pixel
+    if not bw:
         return None if pitch_only is None else [None] * len(pitch_only)
-    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    x1, y1 = x0 + bw, y0 + bh
     if pitch is None:
         band = cv2.dilate(rblob, np.ones((7, 7), np.uint8)).astype(np.float32)
         pitches = pitches_of(gx, gy, band, pitch_only or [(x1 - x0, y1 - y0)], float(rblob.sum()))
