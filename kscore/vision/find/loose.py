@@ -823,7 +823,9 @@ def _groups_not_cut_by_table(work: np.ndarray, made: np.ndarray | None = None) -
     texture = texture_foreground(without_specks(work), tiles=strays_across(work, colour))
     fg = np.maximum(texture, colour)
     groups, unread, outlined = _groups(work, fg, texture)
-    if not any(g.reaches for g in groups) and not unread.any():
+    # Nothing found at all is no answer either: a band of dots joined to the kingdom along the whole photo
+    # set the pitch from the band's length, three squares and more, and no piece held a group at that pitch.
+    if groups and not any(g.reaches for g in groups) and not unread.any():
         return groups, fg, []
     tied = np.maximum(texture, tied_to_detail(colour, solid_detail(texture) if outlined is None else outlined, unread))
     again, _, _ = _groups(work, tied, texture)
