@@ -689,7 +689,7 @@ def cut_by_table(photo, groups: list, uncut: list, models=None) -> bool:
     row most of a square from the edge and a band beside it: `--seed 134` scene 20). A forest cut in half by
     the edge and lost by the blob, or left out of the group, is read where the blob met the edge.
     """
-    from kscore.vision.find.loose import TILE_SHARE, square_past
+    from kscore.vision.find.loose import TILE_SHARE, square_past, squares_at_edge
     from kscore.vision.read.cells import table_probabilities
 
     cut = [g for g in groups if g.partial]
@@ -701,7 +701,7 @@ def cut_by_table(photo, groups: list, uncut: list, models=None) -> bool:
         past = {p: square_past(cells, p, photo.image.shape) for p in group.cut_by}
         # Read in a frame a square wider all round, so the squares past the group's extent have a place, and
         # rows more below it for the squares where the blob met the edge.
-        at_edge = _squares_at_edge(group.edge_met, group.pitch / photo.scale, photo.image.shape, photo.scale)
+        at_edge = squares_at_edge(group.edge_met, group.pitch / photo.scale, photo.image.shape, photo.scale)
         base = frame_size(group.extent) + 2
         size = base + next(k for k in range(len(at_edge) + 1) if (base + k) * k >= len(at_edge))
         framed = {(r + 1, c + 1): q for (r, c), q in cells.items()}
@@ -717,32 +717,6 @@ def cut_by_table(photo, groups: list, uncut: list, models=None) -> bool:
                 return False  # a tile near the edge with tile, or the edge, right past it
         as_tiles = max(as_tiles, sum(table[p] < TABLE_READ for p in tiles))
     return max((g.squares for g in uncut if not g.partial), default=0) >= as_tiles
-
-
-def _squares_at_edge(edge_met: tuple, pitch: float, shape: tuple, scale: float = 1.0) -> list:
-    """Square quads (TL TR BR BL, image pixels) flush with the photo's side along each (side, from, to) of
-    edge_met (original pixels, / scale for the image), one a square's length, about, of the run.
-
-    >>> [q.tolist() for q in _squares_at_edge((("top", 100, 140),), 20.0, (100, 200))]
-    [[[100.0, 0.0], [120.0, 0.0], [120.0, 20.0], [100.0, 20.0]], [[120.0, 0.0], [140.0, 0.0], [140.0, 20.0], [120.0, 20.0]]]
-    """
-    import numpy as np
-
-    h, w = shape[:2]
-    squares = []
-    for side, lo, hi in edge_met:
-        lo, hi = lo / scale, hi / scale
-        n = max(1, round((hi - lo) / pitch))
-        for i in range(n):
-            mid = lo + (i + 0.5) * (hi - lo) / n
-            a, b = mid - pitch / 2, mid + pitch / 2
-            depth = {"top": (0, pitch), "bottom": (h - pitch, h), "left": (0, pitch), "right": (w - pitch, w)}[side]
-            if side in ("top", "bottom"):
-                (y0, y1), (x0, x1) = depth, (a, b)
-            else:
-                (x0, x1), (y0, y1) = depth, (a, b)
-            squares.append(np.float64([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-    return squares
 
 
 #: P(empty) from which the recogniser reads a square the tile mask took for a tile as table (cut_by_table).

@@ -1340,5 +1340,29 @@ def square_past(cells: dict, cell: tuple[int, int], shape: tuple) -> tuple[tuple
     return best[1], best[2], best[3]
 
 
+def squares_at_edge(edge_met: tuple, pitch: float, shape: tuple, scale: float = 1.0) -> list:
+    """Square quads (TL TR BR BL, image pixels) flush with the photo's side along each (side, from, to) of
+    edge_met (LooseKingdom.edge_met: original pixels, / scale for the image), one a square's length, about, of
+    the run: where app.pipeline.cut_by_table reads what the blob met the edge with.
+
+    >>> [q.tolist() for q in squares_at_edge((("top", 100, 140),), 20.0, (100, 200))]
+    [[[100.0, 0.0], [120.0, 0.0], [120.0, 20.0], [100.0, 20.0]], [[120.0, 0.0], [140.0, 0.0], [140.0, 20.0], [120.0, 20.0]]]
+    """
+    h, w = shape[:2]
+    squares = []
+    for side, lo, hi in edge_met:
+        lo, hi = lo / scale, hi / scale
+        n = max(1, round((hi - lo) / pitch))
+        for i in range(n):
+            mid = lo + (i + 0.5) * (hi - lo) / n
+            a, b = mid - pitch / 2, mid + pitch / 2
+            depth = {"top": (0, pitch), "bottom": (h - pitch, h), "left": (0, pitch), "right": (w - pitch, w)}[side]
+            if side in ("top", "bottom"):
+                (y0, y1), (x0, x1) = depth, (a, b)
+            else:
+                (x0, x1), (y0, y1) = depth, (a, b)
+            squares.append(np.float64([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    return squares
+
 __all__ = ["LooseKingdom", "find_loose", "mask_shares", "cell_share", "tile_mask", "tile_foreground", "chroma_foreground", "turn", "pitch_of",
-           "square_past", "fit_cell", "SideEnergy", "lab_edges", "TILE_SHARE", "TABLE_SHARE"]
+           "square_past", "squares_at_edge", "fit_cell", "SideEnergy", "lab_edges", "TILE_SHARE", "TABLE_SHARE"]
