@@ -701,7 +701,7 @@ def cut_by_table(photo, groups: list, uncut: list, models=None) -> bool:
         past = {p: square_past(cells, p, photo.image.shape) for p in group.cut_by}
         # Read in a frame a square wider all round, so the squares past the group's extent have a place, and
         # rows more below it for the squares where the blob met the edge.
-        at_edge = squares_at_edge(group.edge_met, group.pitch / photo.scale, photo.image.shape, photo.scale)
+        at_edge = squares_at_edge(group.edge_met, group.pitch, photo.image.shape, photo.scale)
         base = frame_size(group.extent) + 2
         size = base + next(k for k in range(len(at_edge) + 1) if (base + k) * k >= len(at_edge))
         framed = {(r + 1, c + 1): q for (r, c), q in cells.items()}

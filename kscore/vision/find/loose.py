@@ -1342,13 +1342,14 @@ def square_past(cells: dict, cell: tuple[int, int], shape: tuple) -> tuple[tuple
 
 def squares_at_edge(edge_met: tuple, pitch: float, shape: tuple, scale: float = 1.0) -> list:
     """Square quads (TL TR BR BL, image pixels) flush with the photo's side along each (side, from, to) of
-    edge_met (LooseKingdom.edge_met: original pixels, / scale for the image), one a square's length, about, of
-    the run: where app.pipeline.cut_by_table reads what the blob met the edge with.
+    edge_met, one a square's length, about, of the run: where app.pipeline.cut_by_table reads what the blob
+    met the edge with. edge_met and pitch in original pixels (LooseKingdom's), / scale for the image.
 
     >>> [q.tolist() for q in squares_at_edge((("top", 100, 140),), 20.0, (100, 200))]
     [[[100.0, 0.0], [120.0, 0.0], [120.0, 20.0], [100.0, 20.0]], [[120.0, 0.0], [140.0, 0.0], [140.0, 20.0], [120.0, 20.0]]]
     """
     h, w = shape[:2]
+    pitch /= scale
     squares = []
     for side, lo, hi in edge_met:
         lo, hi = lo / scale, hi / scale
