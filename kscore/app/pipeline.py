@@ -641,8 +641,7 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False, work
     kingdoms, strays = [], []
     for group in (g for g in groups if not g.partial):
         size = frame_size(group.extent)
-        cells = {p: q / photo.scale for p, q in group.cells.items()}
-        reading = read_cells(photo.image, cells, group.tile, size, tileset, "", models)
+        reading = read_cells(photo.image, _cells_in_image(group, photo), group.tile, size, tileset, "", models)
         (kingdoms if reading.kingdom.castles() else strays).append((_frame_corners(group), group, reading))
     kingdoms, strays = castles_on_tiles(kingdoms, strays)
     if not kingdoms and strays and not _cut_kingdom_beside(groups, max(g.squares for _, g, _ in strays)):
@@ -673,6 +672,11 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False, work
     return kingdoms, strays, partial
 
 
+def _cells_in_image(group, photo) -> dict:
+    """A LooseKingdom's cells (original pixels) in the pixels of the photo's decoded image."""
+    return {p: q / photo.scale for p, q in group.cells.items()}
+
+
 def cut_by_table(photo, groups: list, uncut: list, models=None) -> bool:
     """Whether the groups found with the table cut back (find_loose_or_uncut) are the photo's reading: every
     group of find_loose's that the photo's edge cuts is cut where the recogniser sees table, and a whole group
@@ -697,7 +701,7 @@ def cut_by_table(photo, groups: list, uncut: list, models=None) -> bool:
         return False
     as_tiles = 0
     for group in cut:
-        cells = {p: q / photo.scale for p, q in group.cells.items()}
+        cells = _cells_in_image(group, photo)
         past = {p: square_past(cells, p, photo.image.shape) for p in group.cut_by}
         # Read in a frame a square wider all round, so the squares past the group's extent have a place, and
         # rows more below it for the squares where the blob met the edge.
@@ -814,7 +818,7 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
     if len(castles) != 1 or castles[0] not in (*ring, *([] if within_frame else inside)):
         return None
     grown = _grown(group, castles[0]) if castles[0] in ring else replace(group, tile={**group.tile, castles[0]: 1.0})
-    reading = read_cells(photo.image, {p: q / photo.scale for p, q in grown.cells.items()}, grown.tile,
+    reading = read_cells(photo.image, _cells_in_image(grown, photo), grown.tile,
                          frame_size(grown.extent), tileset, "", models)
     return (grown, reading) if len(reading.kingdom.castles()) == 1 else None
 
