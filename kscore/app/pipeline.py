@@ -665,6 +665,7 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False, work
             # None (glare, a castle unlike any the recogniser learnt): the largest is the kingdom,
             # its castle missing from the reading (the score says so: no castle).
             kingdoms.append(strays.pop(0))
+    kingdoms = [with_lost_tiles(photo, k, tileset, models) for k in kingdoms]
     if not with_partial:
         return kingdoms, strays
     partial = tuple(PartialKingdom(rounded_corners(g.corners), g.missing, float(g.pitch))
@@ -727,6 +728,51 @@ def cut_by_table(photo, groups: list, uncut: list, models=None) -> bool:
 TABLE_READ = 0.5
 #: Share of the square past a tile that must be in the photo for its reading to refute a cut there (cut_by_table).
 PAST_IN_VIEW = 0.5
+
+
+def with_lost_tiles(photo, kingdom, tileset, models=None):
+    """A kingdom found tile by tile ((frame corners, LooseKingdom, BoardReading)) with the tiles the tile mask
+    lost beside it, read again; as it was when none is seen.
+
+    The box's constraint: a kingdom is its castle and whole dominoes, an odd count of tile squares. One read
+    with an even count lacks a square (or holds one too many); one read with an odd count may lack a whole
+    domino. A dark square at the kingdom's edge (a forest, a mine on a dark rug) falls out of the tile mask
+    and the kingdom loses a row (`eval_loose.py --close --on rug --glare broad --dominoes 1-12 --seed 134`
+    scene 26: a mine with 3 crowns lost, 17 points scored 10). The squares beside its tiles (LooseKingdom.ring)
+    are shown to the recogniser alone; the kingdom takes them when exactly what it lacks reads as tile: one
+    square to an even count, two squares side by side (a domino) to an odd one, within its frame. Where the
+    table itself reads as tile (wood, a patterned cloth), more squares do and nothing is taken (`--seed 613`
+    scene 77: a 3x3 kingdom on wood grew to 5x5 over squares of wood when any odd total was taken).
+    """
+    from kscore.vision.find.loose import TILE_SHARE
+    from kscore.vision.read.cells import SEEN_AS_TILE, read_cells, table_probabilities
+
+    _, group, reading = kingdom
+    odd = tile_squares(reading.kingdom) % 2 == 1
+    frame = frame_size(group.extent)
+    ring = {p: q for p, q in group.ring.items() if max(_extent_of({**group.cells, p: q})[0]) <= frame}
+    if not ring:
+        return kingdom
+    (rows, cols), (dr, dc) = _extent_of({**group.cells, **ring})
+    cells = {(r + dr, c + dc): q / photo.scale for (r, c), q in {**group.cells, **ring}.items()}
+    tiles = [(r + dr, c + dc) for (r, c), t in group.tile.items() if t >= TILE_SHARE]
+    table = table_probabilities(photo.image, cells, max(rows, cols), tiles, models)
+    seen = [(r, c) for r, c in ring if table[r + dr, c + dc] < SEEN_AS_TILE]
+    if len(seen) != (2 if odd else 1) or (odd and not _side_by_side(*seen)):
+        return kingdom
+    if max(_extent_of({**group.cells, **{p: ring[p] for p in seen}})[0]) > frame:
+        return kingdom  # two squares that each keep it in its frame, but not both
+    grown = _grown(group, seen)
+    grown_reading = read_cells(photo.image, _cells_in_image(grown, photo), grown.tile,
+                               frame_size(grown.extent), tileset, "", models)
+    if len(grown_reading.kingdom.castles()) > 1 or tile_squares(grown_reading.kingdom) % 2 == 0:
+        return kingdom
+    return _frame_corners(grown), grown, grown_reading
+
+
+def _side_by_side(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two squares share a side (as a domino's two do)."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
 def _cut_kingdom_beside(groups: list, stray_squares: int) -> bool:
@@ -817,7 +863,7 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
     # An odd group's castle was lost with another tile beside it (read here too), not inside its extent's table.
     if len(castles) != 1 or castles[0] not in (*ring, *([] if within_frame else inside)):
         return None
-    grown = _grown(group, castles[0]) if castles[0] in ring else replace(group, tile={**group.tile, castles[0]: 1.0})
+    grown = _grown(group, castles[:1]) if castles[0] in ring else replace(group, tile={**group.tile, castles[0]: 1.0})
     reading = read_cells(photo.image, _cells_in_image(grown, photo), grown.tile,
                          frame_size(grown.extent), tileset, "", models)
     return (grown, reading) if len(reading.kingdom.castles()) == 1 else None
@@ -848,12 +894,13 @@ def _extent_of(cells) -> tuple[tuple[int, int], tuple[int, int]]:
     return (max(rows) - min(rows) + 1, max(cols) - min(cols) + 1), (-min(rows), -min(cols))
 
 
-def _grown(group, castle):
-    """The group with one more tile (a castle beside it, in ring coordinates), its extent and outline grown."""
+def _grown(group, squares):
+    """The group with more tiles (squares beside it, in ring coordinates), its extent and outline grown."""
     import cv2
     import numpy as np
 
-    cells, tile = {**group.cells, castle: group.ring[castle]}, {**group.tile, castle: 1.0}
+    cells = {**group.cells, **{p: group.ring[p] for p in squares}}
+    tile = {**group.tile, **{p: 1.0 for p in squares}}
     extent, (dr, dc) = _extent_of(cells)
     cells = {(r + dr, c + dc): q for (r, c), q in cells.items()}
     tile = {(r + dr, c + dc): t for (r, c), t in tile.items()}
