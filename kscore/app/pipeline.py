@@ -753,8 +753,7 @@ def with_lost_tiles(photo, kingdom, tileset, models=None):
     ring = {p: q for p, q in group.ring.items() if max(_extent_of({**group.cells, p: q})[0]) <= frame}
     if not ring:
         return kingdom
-    (rows, cols), (dr, dc) = _extent_of({**group.cells, **ring})
-    cells = {(r + dr, c + dc): q / photo.scale for (r, c), q in {**group.cells, **ring}.items()}
+    cells, (rows, cols), (dr, dc) = _moved_in_image({**group.cells, **ring}, photo)
     tiles = [(r + dr, c + dc) for (r, c), t in group.tile.items() if t >= TILE_SHARE]
     table = table_probabilities(photo.image, cells, max(rows, cols), tiles, models)
     seen = [(r, c) for r, c in ring if table[r + dr, c + dc] < SEEN_AS_TILE]
@@ -850,8 +849,7 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
         return None
     cells = {**group.cells, **ring}
     tile = {**group.tile, **{p: MAYBE_TILE for p in (*ring, *inside)}}
-    extent, shift = _extent_of(cells)
-    moved = {(r + shift[0], c + shift[1]): q / photo.scale for (r, c), q in cells.items()}
+    moved, extent, shift = _moved_in_image(cells, photo)
     reading = read_cells(photo.image, moved, {(r + shift[0], c + shift[1]): t for (r, c), t in tile.items()},
                          frame_size(extent), tileset, "", models)
     castles = [(r - shift[0], c - shift[1]) for r, c in reading.kingdom.castles()]
@@ -892,6 +890,13 @@ def _extent_of(cells) -> tuple[tuple[int, int], tuple[int, int]]:
     """(rows, cols) the cells span, and the (row, col) shift that moves their first to 0."""
     rows, cols = [r for r, _ in cells], [c for _, c in cells]
     return (max(rows) - min(rows) + 1, max(cols) - min(cols) + 1), (-min(rows), -min(cols))
+
+
+def _moved_in_image(cells: dict, photo) -> tuple[dict, tuple[int, int], tuple[int, int]]:
+    """A group's cells with squares beside it (ring coordinates, original pixels), moved so their first row and
+    column are 0 and in the decoded image's pixels, for reading in one frame: (cells, extent, shift)."""
+    extent, (dr, dc) = _extent_of(cells)
+    return {(r + dr, c + dc): q / photo.scale for (r, c), q in cells.items()}, extent, (dr, dc)
 
 
 def _grown(group, squares):
