@@ -10,6 +10,15 @@ main 8d75f42 it was read 5x6 without that mine (24 tile squares, an even count):
 
 `lost_domino_rug.jpg`: a 5x5 kingdom, 5 points; its right column is one domino, a forest with a crown over
 a mine. On main 8d75f42 it was read 5x4 without that domino (11 tile squares, odd): 4 points.
+
+`outward_domino_dotted.jpg`: a 3x5 kingdom on the dotted carpet, 4 points; its two left squares are one
+forest domino laid outward, off the end of a row. The mask loses both halves; beside the kingdom only the
+near half reads as a tile (the far one is not beside it). On main ec3cc72 it was read 3x3.
+
+`wood_read_as_tile.jpg`: a 4x3 kingdom on wood, 2 points. The recogniser reads one square of wood beside it
+as a tile (P(empty) 0.002) and the one beyond it too (0.004), and six more beside the kingdom between tile and
+table (0.03-0.35). Taken as a domino laid outward, the kingdom was read 4x5 (with CLEARLY_TABLE, the rule that
+every other square beside it read as table, left out).
 """
 
 from __future__ import annotations
@@ -21,6 +30,8 @@ from kscore.game.scoring import score_kingdom
 
 LOST_MINE = TEST_DATA / "loose" / "lost_mine_rug.jpg"
 LOST_DOMINO = TEST_DATA / "loose" / "lost_domino_rug.jpg"
+OUTWARD_DOMINO = TEST_DATA / "loose" / "outward_domino_dotted.jpg"
+WOOD_READ_AS_TILE = TEST_DATA / "loose" / "wood_read_as_tile.jpg"
 
 
 def test_a_kingdom_read_with_an_even_count_takes_the_one_square_seen_as_a_tile_beside_it():
@@ -40,3 +51,19 @@ def test_a_kingdom_read_with_an_odd_count_takes_a_lost_domino_seen_beside_it():
     assert mine.terrain is Terrain.MINE
     assert tile_squares(found.kingdom) == 13
     assert score_kingdom(found.kingdom).total == 5
+
+
+def test_an_odd_kingdom_takes_a_domino_laid_outward_when_its_far_half_is_seen_beside_the_near_one():
+    (found,) = read_photo(OUTWARD_DOMINO).found
+    assert found.extent == (3, 5)
+    row = [found.kingdom[(1, c)].terrain for c in range(2)]
+    assert row == [Terrain.FOREST, Terrain.FOREST]
+    assert tile_squares(found.kingdom) == 9
+    assert score_kingdom(found.kingdom).total == 4
+
+
+def test_nothing_is_taken_where_squares_beside_the_kingdom_read_between_tile_and_table():
+    (found,) = read_photo(WOOD_READ_AS_TILE).found
+    assert found.extent == (4, 3)
+    assert tile_squares(found.kingdom) == 7
+    assert score_kingdom(found.kingdom).total == 2

@@ -726,6 +726,9 @@ def cut_by_table(photo, groups: list, uncut: list, models=None) -> bool:
 
 #: P(empty) from which the recogniser reads a square the tile mask took for a tile as table (cut_by_table).
 TABLE_READ = 0.5
+#: P(empty) over which every other square beside a kingdom must read for it to take the ones read as tile
+#: (with_lost_tiles): where some read between, the table is not told from tile there.
+CLEARLY_TABLE = 0.5
 #: Share of the square past a tile that must be in the photo for its reading to refute a cut there (cut_by_table).
 PAST_IN_VIEW = 0.5
 
@@ -740,9 +743,13 @@ def with_lost_tiles(photo, kingdom, tileset, models=None):
     and the kingdom loses a row (`eval_loose.py --close --on rug --glare broad --dominoes 1-12 --seed 134`
     scene 26: a mine with 3 crowns lost, 17 points scored 10). The squares beside its tiles (LooseKingdom.ring)
     are shown to the recogniser alone; the kingdom takes them when exactly what it lacks reads as tile: one
-    square to an even count, two squares side by side (a domino) to an odd one, within its frame. Where the
-    table itself reads as tile (wood, a patterned cloth), more squares do and nothing is taken (`--seed 613`
-    scene 77: a 3x3 kingdom on wood grew to 5x5 over squares of wood when any odd total was taken).
+    square to an even count, two squares side by side (a domino) to an odd one, within its frame. One square
+    seen beside an odd count is the near half of a domino laid outward: taken, the squares beside it are read
+    and the far half must be seen there by the even rule, or neither is taken (`--close --seed 601` scene 60,
+    a forest domino on the dotted carpet). Only where every other square beside it reads clearly as table:
+    on wood or a patterned cloth the table itself can read as tile (`--seed 613` scene 77: a 3x3 kingdom on
+    wood grew to 5x5 over squares of wood when any odd total was taken; `--close --seed 618` scene 81, 4x3,
+    grew to 4x5 by an outward "domino" of wood while two other squares beside it read P(empty) 0.011, 0.019).
     """
     from kscore.vision.find.loose import TILE_SHARE
     from kscore.vision.read.cells import SEEN_AS_TILE, read_cells, table_probabilities
@@ -757,15 +764,23 @@ def with_lost_tiles(photo, kingdom, tileset, models=None):
     tiles = [(r + dr, c + dc) for (r, c), t in group.tile.items() if t >= TILE_SHARE]
     table = table_probabilities(photo.image, cells, max(rows, cols), tiles, models)
     seen = [(r, c) for r, c in ring if table[r + dr, c + dc] < SEEN_AS_TILE]
-    if len(seen) != (2 if odd else 1) or (odd and not _side_by_side(*seen)):
+    if any(table[r + dr, c + dc] < CLEARLY_TABLE for r, c in ring if (r, c) not in seen):
+        return kingdom  # the table is not told from tile here (wood, a patterned cloth): nothing is sure
+    if not (len(seen) == 1 or odd and len(seen) == 2 and _side_by_side(*seen)):
         return kingdom
+    half = odd and len(seen) == 1  # a domino laid outward: its near half; the far one is read next, beside it
     if max(_extent_of({**group.cells, **{p: ring[p] for p in seen}})[0]) > frame:
         return kingdom  # two squares that each keep it in its frame, but not both
     grown = _grown(group, seen)
     grown_reading = read_cells(photo.image, _cells_in_image(grown, photo), grown.tile,
                                frame_size(grown.extent), tileset, "", models)
-    if len(grown_reading.kingdom.castles()) > 1 or tile_squares(grown_reading.kingdom) % 2 == 0:
-        return kingdom
+    odd_now = tile_squares(grown_reading.kingdom) % 2 == 1
+    if len(grown_reading.kingdom.castles()) > 1 or odd_now == half:
+        return kingdom  # a second castle, or a count the box forbids (odd when whole, even with a near half)
+    if half:
+        near = (_frame_corners(grown), grown, grown_reading)
+        whole = with_lost_tiles(photo, near, tileset, models)
+        return kingdom if whole is near else whole
     return _frame_corners(grown), grown, grown_reading
 
 
@@ -919,7 +934,14 @@ def _grown(group, squares):
         for c in range(cols):
             if (r, c) not in cells:
                 cells[(r, c)], tile[(r, c)] = place([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]), 0.0
-    return replace(group, cells=cells, tile=tile, extent=extent, ring={},
+    # The squares beside the grown extent: those beside it before, and those beside the squares taken.
+    ring = {(r + dr, c + dc): q for (r, c), q in group.ring.items()}
+    for r, c in ((r + dr, c + dc) for r, c in squares):
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if (rr, cc) not in ring:
+                ring[(rr, cc)] = place([[cc, rr], [cc + 1, rr], [cc + 1, rr + 1], [cc, rr + 1]])
+    ring = {(r, c): q for (r, c), q in ring.items() if not (0 <= r < rows and 0 <= c < cols)}
+    return replace(group, cells=cells, tile=tile, extent=extent, ring=ring,
                    corners=place([[0, 0], [cols, 0], [cols, rows], [0, rows]]))
 
 
