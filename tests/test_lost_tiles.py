@@ -15,6 +15,10 @@ a mine. On main 8d75f42 it was read 5x4 without that domino (11 tile squares, od
 forest domino laid outward, off the end of a row. The mask loses both halves; beside the kingdom only the
 near half reads as a tile (the far one is not beside it). On main ec3cc72 it was read 3x3.
 
+`lost_row_rug.jpg`: a 5x5 kingdom on the rug, its top row a swamp and two grassland squares. The mask loses
+a domino of that row; beside the kingdom its squares read P(empty) 0.001 and 0.011, the second just over the
+bar that marks a square `?` (0.01). On main 344df27 it was read 4x5 (15 tile squares).
+
 `wood_read_as_tile.jpg`: a 4x3 kingdom on wood, 2 points. The recogniser reads one square of wood beside it
 as a tile (P(empty) 0.002) and the one beyond it too (0.004), and six more beside the kingdom between tile and
 table (0.03-0.35). Taken as a domino laid outward, the kingdom was read 4x5 (with CLEARLY_TABLE, the rule that
@@ -32,6 +36,7 @@ LOST_MINE = TEST_DATA / "loose" / "lost_mine_rug.jpg"
 LOST_DOMINO = TEST_DATA / "loose" / "lost_domino_rug.jpg"
 OUTWARD_DOMINO = TEST_DATA / "loose" / "outward_domino_dotted.jpg"
 WOOD_READ_AS_TILE = TEST_DATA / "loose" / "wood_read_as_tile.jpg"
+LOST_ROW = TEST_DATA / "loose" / "lost_row_rug.jpg"
 
 
 def test_a_kingdom_read_with_an_even_count_takes_the_one_square_seen_as_a_tile_beside_it():
@@ -60,6 +65,14 @@ def test_an_odd_kingdom_takes_a_domino_laid_outward_when_its_far_half_is_seen_be
     assert row == [Terrain.FOREST, Terrain.FOREST]
     assert tile_squares(found.kingdom) == 9
     assert score_kingdom(found.kingdom).total == 4
+
+
+def test_a_lost_domino_reading_just_over_the_question_mark_bar_is_taken():
+    (found,) = read_photo(LOST_ROW).found
+    assert found.extent == (5, 5)
+    top = [found.kingdom[(0, c)].terrain for c in range(5)]
+    assert top == [Terrain.EMPTY, Terrain.SWAMP, Terrain.GRASSLAND, Terrain.GRASSLAND, Terrain.EMPTY]
+    assert tile_squares(found.kingdom) == 17
 
 
 def test_nothing_is_taken_where_squares_beside_the_kingdom_read_between_tile_and_table():
