@@ -27,6 +27,8 @@ every other square beside it read as table, left out).
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import TEST_DATA
 from kscore.app.pipeline import read_photo, tile_squares
 from kscore.game.kingdom import Terrain
@@ -58,21 +60,19 @@ def test_a_kingdom_read_with_an_odd_count_takes_a_lost_domino_seen_beside_it():
     assert score_kingdom(found.kingdom).total == 5
 
 
-def test_an_odd_kingdom_takes_a_domino_laid_outward_when_its_far_half_is_seen_beside_the_near_one():
-    (found,) = read_photo(OUTWARD_DOMINO).found
-    assert found.extent == (3, 5)
-    row = [found.kingdom[(1, c)].terrain for c in range(2)]
-    assert row == [Terrain.FOREST, Terrain.FOREST]
-    assert tile_squares(found.kingdom) == 9
-    assert score_kingdom(found.kingdom).total == 4
-
-
-def test_a_lost_domino_reading_just_over_the_question_mark_bar_is_taken():
-    (found,) = read_photo(LOST_ROW).found
-    assert found.extent == (5, 5)
-    top = [found.kingdom[(0, c)].terrain for c in range(5)]
-    assert top == [Terrain.EMPTY, Terrain.SWAMP, Terrain.GRASSLAND, Terrain.GRASSLAND, Terrain.EMPTY]
-    assert tile_squares(found.kingdom) == 17
+@pytest.mark.parametrize("photo, extent, squares, tiles", [
+    # An odd count, one square seen beside it: the near half of a domino laid outward; its far half is seen
+    # beside that one.
+    (OUTWARD_DOMINO, (3, 5), {(1, 0): Terrain.FOREST, (1, 1): Terrain.FOREST}, 9),
+    # A domino one of whose squares reads P(empty) 0.011, just over the bar that marks a square `?`.
+    (LOST_ROW, (5, 5), {(0, 0): Terrain.EMPTY, (0, 1): Terrain.SWAMP, (0, 2): Terrain.GRASSLAND,
+                        (0, 3): Terrain.GRASSLAND, (0, 4): Terrain.EMPTY}, 17),
+], ids=["laid outward", "just over the question mark bar"])
+def test_a_lost_domino_is_taken_back(photo, extent, squares, tiles):
+    (found,) = read_photo(photo).found
+    assert found.extent == extent
+    assert {p: found.kingdom[p].terrain for p in squares} == squares
+    assert tile_squares(found.kingdom) == tiles
 
 
 def test_nothing_is_taken_where_squares_beside_the_kingdom_read_between_tile_and_table():
