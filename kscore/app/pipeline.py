@@ -931,17 +931,18 @@ def _grown(group, squares):
     lattice = np.float32([[c + x, r + y] for (r, c) in cells for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))])
     hom, _ = cv2.findHomography(lattice, np.float32([corner for q in cells.values() for corner in q]))
     place = lambda pts: cv2.perspectiveTransform(np.float32([pts]), hom)[0].astype(float)  # noqa: E731
+    square = lambda r, c: place([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]])  # noqa: E731  (row r, column c)
     rows, cols = extent
     for r in range(rows):
         for c in range(cols):
             if (r, c) not in cells:
-                cells[(r, c)], tile[(r, c)] = place([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]), 0.0
+                cells[(r, c)], tile[(r, c)] = square(r, c), 0.0
     # The squares beside the grown extent: those beside it before, and those beside the squares taken.
     ring = {(r + dr, c + dc): q for (r, c), q in group.ring.items()}
     for r, c in ((r + dr, c + dc) for r, c in squares):
         for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
             if (rr, cc) not in ring:
-                ring[(rr, cc)] = place([[cc, rr], [cc + 1, rr], [cc + 1, rr + 1], [cc, rr + 1]])
+                ring[(rr, cc)] = square(rr, cc)
     ring = {(r, c): q for (r, c), q in ring.items() if not (0 <= r < rows and 0 <= c < cols)}
     return replace(group, cells=cells, tile=tile, extent=extent, ring=ring,
                    corners=place([[0, 0], [cols, 0], [cols, rows], [0, rows]]))
