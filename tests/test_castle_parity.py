@@ -8,6 +8,10 @@ a patterned cloth) made the kingdom 6x5, a 7x7 game's (`benchmarks/eval_loose.py
 not found). Such a group may still grow within its frame: a round-three kingdom whose flat castle and dark
 mine the mask both missed (`--seed 7 --dominoes 1-3` scene 23, 5 tiles found) keeps its castle.
 Scenes come from kscore.lab.loose_scenes and need ../shared/data (skipped visibly without it).
+
+`castle_past_doubted_forest.jpg`: a 5x5 kingdom on a patterned cloth whose flat castle lies past a dark forest
+across a gap. The mask keeps the forest in doubt, so the squares beside the sure tiles left out the castle's;
+on main ffe6833 it was read 4x5 without a castle. (The forest itself still reads empty: 18 of its 19 tiles.)
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from kscore.app.pipeline import read_loaded_photo
+from conftest import TEST_DATA
+from kscore.app.pipeline import read_loaded_photo, read_photo
 from kscore.game.kingdom import Terrain
+from kscore.game.scoring import score_kingdom
 from kscore.lab.dataset import LabelledExtent
 from kscore.lab.evaluate_photos import extent_squares_right
 from kscore.vision.load import Photo
@@ -83,3 +89,10 @@ def test_a_kingdom_in_progress_still_finds_the_castle_the_mask_missed(scenes):
     assert len(kingdom.castles()) == 1
     assert sorted(_occupied(kingdom)) == [3, 4]
     assert extent_squares_right(truth, kingdom) >= truth.squares - 1
+
+
+def test_a_castle_past_a_square_the_mask_doubted_is_found_there():
+    (found,) = read_photo(TEST_DATA / "loose" / "castle_past_doubted_forest.jpg").found
+    assert found.extent == (5, 5)
+    assert found.kingdom.castles() == [(0, 3)]
+    assert score_kingdom(found.kingdom).total == 6

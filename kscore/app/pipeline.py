@@ -858,7 +858,10 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
     from kscore.vision.read.cells import read_cells
 
     inside = _open_beside_tiles(group)  # a castle the mask missed within the extent (a grey castle on stone)
-    ring = group.ring if max(_extent_of({**group.cells, **group.ring})[0]) <= 7 else {}  # a 7x7 can't grow
+    # The castle may lie beside a square the mask doubted (a dark forest on a patterned cloth, the castle
+    # past it across a gap): the ring holds only the squares beside sure tiles, so theirs are added.
+    ring = {**_outside_beside(group, inside, photo.size), **group.ring}
+    ring = ring if max(_extent_of({**group.cells, **ring})[0]) <= 7 else {}  # a 7x7 can't grow
     if within_frame:
         frame = frame_size(group.extent)
         ring = {p: q for p, q in ring.items() if max(_extent_of({**group.cells, p: q})[0]) <= frame}
@@ -878,7 +881,7 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
     # An odd group's castle was lost with another tile beside it (read here too), not inside its extent's table.
     if len(castles) != 1 or castles[0] not in (*ring, *([] if within_frame else inside)):
         return None
-    grown = _grown(group, castles[:1]) if castles[0] in ring else replace(group, tile={**group.tile, castles[0]: 1.0})
+    grown = _grown(replace(group, ring=ring), castles[:1]) if castles[0] in ring else replace(group, tile={**group.tile, castles[0]: 1.0})
     reading = read_cells(photo.image, _cells_in_image(grown, photo), grown.tile,
                          frame_size(grown.extent), tileset, "", models)
     return (grown, reading) if len(reading.kingdom.castles()) == 1 else None
@@ -916,21 +919,41 @@ def _moved_in_image(cells: dict, photo) -> tuple[dict, tuple[int, int], tuple[in
     return {(r + dr, c + dc): q / photo.scale for (r, c), q in cells.items()}, extent, (dr, dc)
 
 
-def _grown(group, squares):
-    """The group with more tiles (squares beside it, in ring coordinates), its extent and outline grown."""
+def _lattice_in_photo(cells):
+    """Lattice points ([column, row] pairs) -> photo pixels, through the cells' own corners (a homography)."""
     import cv2
     import numpy as np
 
+    lattice = np.float32([[c + x, r + y] for (r, c) in cells for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))])
+    hom, _ = cv2.findHomography(lattice, np.float32([corner for q in cells.values() for corner in q]))
+    return lambda pts: cv2.perspectiveTransform(np.float32([pts]), hom)[0].astype(float)
+
+
+def _outside_beside(group, squares, size: tuple[int, int]) -> dict:
+    """The squares outside the group's extent that share a side with one of `squares` and lie wholly in the
+    photo (`size`: its width and height): (row, col) -> quad. Past the photo's edge nothing can be read."""
+    rows, cols = group.extent
+    place = None
+    out = {}
+    for r, c in squares:
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if not (0 <= rr < rows and 0 <= cc < cols):
+                place = place or _lattice_in_photo(group.cells)
+                quad = place([[cc, rr], [cc + 1, rr], [cc + 1, rr + 1], [cc, rr + 1]])
+                if (quad >= 0).all() and (quad[:, 0] <= size[0]).all() and (quad[:, 1] <= size[1]).all():
+                    out[(rr, cc)] = quad
+    return out
+
+
+def _grown(group, squares):
+    """The group with more tiles (squares beside it, in ring coordinates), its extent and outline grown."""
     cells = {**group.cells, **{p: group.ring[p] for p in squares}}
     tile = {**group.tile, **{p: 1.0 for p in squares}}
     extent, (dr, dc) = _extent_of(cells)
     cells = {(r + dr, c + dc): q for (r, c), q in cells.items()}
     tile = {(r + dr, c + dc): t for (r, c), t in tile.items()}
-    # Lattice corners -> photo pixels through the squares' own corners: the grown outline, and the
-    # squares of the grown extent no tile reached (table, where the lattice puts them).
-    lattice = np.float32([[c + x, r + y] for (r, c) in cells for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))])
-    hom, _ = cv2.findHomography(lattice, np.float32([corner for q in cells.values() for corner in q]))
-    place = lambda pts: cv2.perspectiveTransform(np.float32([pts]), hom)[0].astype(float)  # noqa: E731
+    # The grown outline, and the squares of the grown extent no tile reached (table, where the lattice puts them).
+    place = _lattice_in_photo(cells)
     square = lambda r, c: place([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]])  # noqa: E731  (row r, column c)
     rows, cols = extent
     for r in range(rows):
