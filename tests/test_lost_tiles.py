@@ -19,6 +19,11 @@ near half reads as a tile (the far one is not beside it). On main ec3cc72 it was
 a domino of that row; beside the kingdom its squares read P(empty) 0.001 and 0.011, the second just over the
 bar that marks a square `?` (0.01). On main 344df27 it was read 4x5 (15 tile squares).
 
+`outward_along_rug.jpg`: a 5x5 kingdom on the rug, 9 points; its top row is one forest domino laid along the
+row, one half above the wheat beside the castle, the other above table. The mask loses both; the near half
+taken, the far one lies inside the grown extent, not beside it, and was never read: on main 14eb065 it was
+read 4x5.
+
 `wood_read_as_tile.jpg`: a 4x3 kingdom on wood, 2 points. The recogniser reads one square of wood beside it
 as a tile (P(empty) 0.002) and the one beyond it too (0.004), and six more beside the kingdom between tile and
 table (0.03-0.35). Taken as a domino laid outward, the kingdom was read 4x5 (with CLEARLY_TABLE, the rule that
@@ -39,6 +44,7 @@ LOST_DOMINO = TEST_DATA / "loose" / "lost_domino_rug.jpg"
 OUTWARD_DOMINO = TEST_DATA / "loose" / "outward_domino_dotted.jpg"
 WOOD_READ_AS_TILE = TEST_DATA / "loose" / "wood_read_as_tile.jpg"
 LOST_ROW = TEST_DATA / "loose" / "lost_row_rug.jpg"
+OUTWARD_ALONG = TEST_DATA / "loose" / "outward_along_rug.jpg"
 
 
 def test_a_kingdom_read_with_an_even_count_takes_the_one_square_seen_as_a_tile_beside_it():
@@ -67,7 +73,10 @@ def test_a_kingdom_read_with_an_odd_count_takes_a_lost_domino_seen_beside_it():
     # A domino one of whose squares reads P(empty) 0.011, just over the bar that marks a square `?`.
     (LOST_ROW, (5, 5), {(0, 0): Terrain.EMPTY, (0, 1): Terrain.SWAMP, (0, 2): Terrain.GRASSLAND,
                         (0, 3): Terrain.GRASSLAND, (0, 4): Terrain.EMPTY}, 17),
-], ids=["laid outward", "just over the question mark bar"])
+    # Laid outward along the kingdom's side: the near half taken, the far half lies inside the grown extent.
+    (OUTWARD_ALONG, (5, 5), {(0, 1): Terrain.EMPTY, (0, 2): Terrain.FOREST, (0, 3): Terrain.FOREST,
+                             (0, 4): Terrain.EMPTY}, 13),
+], ids=["laid outward", "just over the question mark bar", "laid outward along a side"])
 def test_a_lost_domino_is_taken_back(photo, extent, squares, tiles):
     (found,) = read_photo(photo).found
     assert found.extent == extent

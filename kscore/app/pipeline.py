@@ -956,17 +956,17 @@ def _grown(group, squares):
     place = _lattice_in_photo(cells)
     square = lambda r, c: place([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]])  # noqa: E731  (row r, column c)
     rows, cols = extent
-    for r in range(rows):
-        for c in range(cols):
-            if (r, c) not in cells:
-                cells[(r, c)], tile[(r, c)] = square(r, c), 0.0
-    # The squares beside the grown extent: those beside it before, and those beside the squares taken.
+    filled = {(r, c) for r in range(rows) for c in range(cols) if (r, c) not in cells}
+    for r, c in filled:
+        cells[(r, c)], tile[(r, c)] = square(r, c), 0.0
+    # The squares beside the grown extent: those beside it before, and those beside the squares taken, with
+    # those the growth filled (a domino laid outward along the kingdom's side: its far half is inside now).
     ring = {(r + dr, c + dc): q for (r, c), q in group.ring.items()}
     for r, c in ((r + dr, c + dc) for r, c in squares):
         for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
             if (rr, cc) not in ring:
                 ring[(rr, cc)] = square(rr, cc)
-    ring = {(r, c): q for (r, c), q in ring.items() if not (0 <= r < rows and 0 <= c < cols)}
+    ring = {(r, c): q for (r, c), q in ring.items() if not (0 <= r < rows and 0 <= c < cols) or (r, c) in filled}
     return replace(group, cells=cells, tile=tile, extent=extent, ring=ring,
                    corners=place([[0, 0], [cols, 0], [cols, rows], [0, rows]]))
 
