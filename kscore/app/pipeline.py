@@ -881,7 +881,10 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
     # An odd group's castle was lost with another tile beside it (read here too), not inside its extent's table.
     if len(castles) != 1 or castles[0] not in (*ring, *([] if within_frame else inside)):
         return None
-    grown = _grown(replace(group, ring=ring), castles[:1]) if castles[0] in ring else replace(group, tile={**group.tile, castles[0]: 1.0})
+    if castles[0] in ring:
+        grown = _grown(replace(group, ring=ring), castles[:1])
+    else:
+        grown = replace(group, tile={**group.tile, castles[0]: 1.0})
     reading = read_cells(photo.image, _cells_in_image(grown, photo), grown.tile,
                          frame_size(grown.extent), tileset, "", models)
     return (grown, reading) if len(reading.kingdom.castles()) == 1 else None
@@ -929,6 +932,11 @@ def _lattice_in_photo(cells):
     return lambda pts: cv2.perspectiveTransform(np.float32([pts]), hom)[0].astype(float)
 
 
+def _lattice_square(place, r: int, c: int):
+    """The corners (TL TR BR BL) of lattice square (row r, column c) in the photo, `place` mapping the lattice."""
+    return place([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]])
+
+
 def _outside_beside(group, squares, size: tuple[int, int]) -> dict:
     """The squares outside the group's extent that share a side with one of `squares` and lie wholly in the
     photo (`size`: its width and height): (row, col) -> quad. Past the photo's edge nothing can be read."""
@@ -939,7 +947,7 @@ def _outside_beside(group, squares, size: tuple[int, int]) -> dict:
         for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
             if not (0 <= rr < rows and 0 <= cc < cols):
                 place = place or _lattice_in_photo(group.cells)
-                quad = place([[cc, rr], [cc + 1, rr], [cc + 1, rr + 1], [cc, rr + 1]])
+                quad = _lattice_square(place, rr, cc)
                 if (quad >= 0).all() and (quad[:, 0] <= size[0]).all() and (quad[:, 1] <= size[1]).all():
                     out[(rr, cc)] = quad
     return out
@@ -954,18 +962,18 @@ def _grown(group, squares):
     tile = {(r + dr, c + dc): t for (r, c), t in tile.items()}
     # The grown outline, and the squares of the grown extent no tile reached (table, where the lattice puts them).
     place = _lattice_in_photo(cells)
-    square = lambda r, c: place([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]])  # noqa: E731  (row r, column c)
     rows, cols = extent
     filled = {(r, c) for r in range(rows) for c in range(cols) if (r, c) not in cells}
     for r, c in filled:
-        cells[(r, c)], tile[(r, c)] = square(r, c), 0.0
-    # The squares beside the grown extent: those beside it before, and those beside the squares taken, with
-    # those the growth filled (a domino laid outward along the kingdom's side: its far half is inside now).
+        cells[(r, c)], tile[(r, c)] = _lattice_square(place, r, c), 0.0
+    # The squares beside the grown kingdom's tiles: those beside it before and those beside the squares taken,
+    # outside the grown extent or filled by it (a domino laid outward along the kingdom's side: its far half
+    # is inside now).
     ring = {(r + dr, c + dc): q for (r, c), q in group.ring.items()}
     for r, c in ((r + dr, c + dc) for r, c in squares):
         for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
             if (rr, cc) not in ring:
-                ring[(rr, cc)] = square(rr, cc)
+                ring[(rr, cc)] = _lattice_square(place, rr, cc)
     ring = {(r, c): q for (r, c), q in ring.items() if not (0 <= r < rows and 0 <= c < cols) or (r, c) in filled}
     return replace(group, cells=cells, tile=tile, extent=extent, ring=ring,
                    corners=place([[0, 0], [cols, 0], [cols, rows], [0, rows]]))
