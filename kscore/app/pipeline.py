@@ -850,10 +850,10 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
 
     Each kingdom has exactly one castle, a 1x1 tile; a flat printed one can be coloured like the table,
     and the tile mask then keeps the dominoes alone (a castle and one domino found as the domino).
-    The squares beside the group's tiles (group.ring) are read with it, left to the reader; when
-    exactly one of them reads as the castle, the group with that square is the kingdom. None when
-    none does (a stray domino). within_frame (a group reading an odd count of tiles): the castle only on a
-    square beside it that keeps it in its 5x5 or 7x7 frame.
+    The squares beside the group's tiles (group.ring, and those past the squares inside it the mask doubted)
+    are read with it, left to the reader; when exactly one of them reads as the castle, the group with that
+    square is the kingdom. None when none does (a stray domino). within_frame (a group reading an odd count
+    of tiles): the castle only on a square beside it that keeps it in its 5x5 or 7x7 frame.
     """
     from kscore.vision.read.cells import read_cells
 
