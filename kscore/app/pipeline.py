@@ -860,7 +860,8 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
     inside = _open_beside_tiles(group)  # a castle the mask missed within the extent (a grey castle on stone)
     # The castle may lie beside a square the mask doubted (a dark forest on a patterned cloth, the castle
     # past it across a gap): the ring holds only the squares beside sure tiles, so theirs are added.
-    ring = {**_outside_beside(group, inside, photo.size), **group.ring}
+    past_doubted = {p: q for p, q in _outside_beside(group, inside, photo.size).items() if p not in group.ring}
+    ring = {**past_doubted, **group.ring}
     ring = ring if max(_extent_of({**group.cells, **ring})[0]) <= 7 else {}  # a 7x7 can't grow
     if within_frame:
         frame = frame_size(group.extent)
@@ -875,8 +876,10 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
     castles = [(r - shift[0], c - shift[1]) for r, c in reading.kingdom.castles()]
     if not castles:
         # Read as table, the likeliest castle is still the castle when, were it a tile, it would be one:
-        # a kingdom has one (a grey castle on grey stone, half outside the tile mask, reads empty).
-        castles = _castle_if_tile(reading.terrain_probs, [(r + shift[0], c + shift[1]) for r, c in (*ring, *inside)])
+        # a kingdom has one (a grey castle on grey stone, half outside the tile mask, reads empty). Not past a
+        # doubted square: there the table itself, read as table, was taken (rug close 146 scene 24).
+        places = [p for p in (*ring, *inside) if p not in past_doubted]
+        castles = _castle_if_tile(reading.terrain_probs, [(r + shift[0], c + shift[1]) for r, c in places])
         castles = [(r - shift[0], c - shift[1]) for r, c in castles]
     # An odd group's castle was lost with another tile beside it (read here too), not inside its extent's table.
     if len(castles) != 1 or castles[0] not in (*ring, *([] if within_frame else inside)):
