@@ -791,6 +791,15 @@ def _side_by_side(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
+def _beside(r: int, c: int) -> tuple[tuple[int, int], ...]:
+    """The four squares sharing a side with square (r, c), on the lattice (the grid's bounds are the caller's).
+
+    >>> _beside(0, 2)
+    ((-1, 2), (1, 2), (0, 1), (0, 3))
+    """
+    return (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)
+
+
 def _cut_kingdom_beside(groups: list, stray_squares: int) -> bool:
     """Whether a group the photo's edge cuts holds more tile squares than the largest group reading no castle.
 
@@ -909,7 +918,7 @@ def _open_beside_tiles(group) -> list:
 
     tiles = {p for p, t in group.tile.items() if t >= TILE_SHARE}
     return [(r, c) for (r, c), t in group.tile.items() if t < TILE_SHARE
-            and {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)} & tiles]
+            and set(_beside(r, c)) & tiles]
 
 
 def _extent_of(cells) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -947,7 +956,7 @@ def _outside_beside(group, squares, size: tuple[int, int]) -> dict:
     place = None
     out = {}
     for r, c in squares:
-        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        for rr, cc in _beside(r, c):
             if not (0 <= rr < rows and 0 <= cc < cols):
                 place = place or _lattice_in_photo(group.cells)
                 quad = _lattice_square(place, rr, cc)
@@ -974,7 +983,7 @@ def _grown(group, squares):
     # is inside now).
     ring = {(r + dr, c + dc): q for (r, c), q in group.ring.items()}
     for r, c in ((r + dr, c + dc) for r, c in squares):
-        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        for rr, cc in _beside(r, c):
             if (rr, cc) not in ring:
                 ring[(rr, cc)] = _lattice_square(place, rr, cc)
     ring = {(r, c): q for (r, c), q in ring.items() if not (0 <= r < rows and 0 <= c < cols) or (r, c) in filled}
