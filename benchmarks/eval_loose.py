@@ -17,6 +17,7 @@ benchmarks/eval_synthetic.py.
     python benchmarks/eval_loose.py --scenes 30 --on rug --glare broad   # the real dark carpet of photos-loose, its glare
     python benchmarks/eval_loose.py --scenes 100 --seed 6 --scale 0.6   # as a messenger app sends them, or from farther
     python benchmarks/eval_loose.py --scenes 100 --seed 6 --close   # photographed close: the frame fills the photo
+    python benchmarks/eval_loose.py --scenes 100 --seed 6 --close --tilt 25   # the same from a chair: far rows smaller
     python benchmarks/eval_loose.py --scenes 60 --seed 6 --close --cut   # the same, cut by the photo's edge: said cut?
 
 --holdout: the recogniser is fitted without every 3rd kingdom of the boards with
@@ -54,7 +55,7 @@ from kscore.game.kingdom import Terrain  # noqa: E402
 from kscore.lab.dataset import LabelledExtent  # noqa: E402
 from kscore.lab.evaluate_photos import extent_squares_right  # noqa: E402
 from kscore.lab.holdout import add_scene_arguments, scene_bank  # noqa: E402
-from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, cut_by_edge, make_loose_scene  # noqa: E402
+from kscore.lab.loose_scenes import GLARES, MAX_TILT, MORE_SURFACES, SURFACES, cut_by_edge, make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 
@@ -110,6 +111,17 @@ def scale_factor(text: str) -> float:
     return scale
 
 
+def tilt_degrees(text: str) -> float:
+    """--tilt's value: degrees off straight down, above 0 and at most MAX_TILT."""
+    try:
+        tilt = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: want degrees such as 20") from None
+    if not 0 < tilt <= MAX_TILT:
+        raise argparse.ArgumentTypeError(f"{text!r} is outside 0-{MAX_TILT} degrees")
+    return tilt
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_scene_arguments(ap, seed=1, holdout_help="recogniser fitted without every 3rd kingdom (the shipped recipe); "
@@ -127,6 +139,9 @@ def main(argv=None) -> int:
     ap.add_argument("--close", action="store_true", help="each kingdom photographed close, as players do: its frame "
                     "fills most of the photo's short side, turned at most 5 degrees, no strays (the seed's kingdoms "
                     "and tables, not its light)")
+    ap.add_argument("--tilt", type=tilt_degrees, metavar="DEG", help="each photo taken from a chair: the camera "
+                    f"tilted DEG/2 to DEG degrees off straight down (at most {MAX_TILT}), the far rows smaller; "
+                    "the seed's scenes on tables drawn anew")
     ap.add_argument("--overlapping", action="store_true", help="the scenes as drawn before 2026-12-02, later "
                     "tiles over earlier ones (figures measured before then were on these)")
     ap.add_argument("--painted-glare", action="store_true", help="glare painted over the print as the scenes drew it "
@@ -226,7 +241,8 @@ def main(argv=None) -> int:
 def drawn_scene(args, bank, rng):
     """The next scene of the seed, drawn as the options ask."""
     return make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare,
-                            overlapping=args.overlapping, painted_glare=args.painted_glare or None, close=args.close)
+                            overlapping=args.overlapping, painted_glare=args.painted_glare or None, close=args.close,
+                            tilt=getattr(args, "tilt", None))
 
 
 def cut_mode(args) -> int:

@@ -47,3 +47,30 @@ def test_a_scene_says_its_light_and_glare():
     scenes = [pinned_scene(bank, rng, strays=0) for _ in range(12)]
     assert {s.light for s in scenes} <= set(CASTS) and len({s.light for s in scenes}) > 1
     assert all(0 <= s.glare <= 2 for s in scenes) and any(s.glare for s in scenes) and not all(s.glare for s in scenes)
+
+
+def test_a_scene_photographed_from_a_chair_shows_near_squares_larger_and_each_where_it_lies():
+    bank = flat_bank()
+    rng = np.random.default_rng(4)
+    checked = right = 0
+    depths = []
+    for _ in range(4):
+        scene = make_loose_scene(bank, rng, close=True, tilt=25)
+        h, w = scene.image.shape[:2]
+        quads = np.stack(list(scene.quads.values()))
+        assert quads[..., 0].min() >= 0 and quads[..., 0].max() <= w and quads[..., 1].min() >= 0 and quads[..., 1].max() <= h
+        across = np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)  # top sides (turned at most 5 degrees)
+        down = np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1)
+        depths.extend(down / across)
+        near, far = quads[:, :, 1].mean(axis=1).argmax(), quads[:, :, 1].mean(axis=1).argmin()
+        assert across[near] > 1.05 * across[far]  # the rows nearest the player look largest
+        for (r, c), quad in scene.quads.items():
+            checked += 1
+            right += _terrain_of(cut_cells(scene.image, {(0, 0): quad}, 1, px=100)) is scene.rows[r][c].terrain
+    assert right >= 0.95 * checked
+    assert np.median(depths) < 0.985  # foreshortened: a square looks wider than deep (cos 12.5-25 degrees mid-photo)
+
+
+def test_a_tilt_past_what_a_chair_gives_is_refused():
+    with pytest.raises(ValueError, match="tilt"):
+        make_loose_scene(flat_bank(), np.random.default_rng(0), tilt=45)

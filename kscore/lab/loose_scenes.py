@@ -18,6 +18,7 @@ in the image, so reading can be measured apart from finding.
 
 from __future__ import annotations
 
+import copy
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -463,7 +464,7 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
                      dominoes: tuple[int, int] | None = None, glare: str | None = None,
                      overlapping: bool = False, painted_glare: bool | None = None,
                      frame: tuple[int, int] | None = None, square: float | None = None,
-                     table: np.ndarray | None = None, close: bool = False) -> LooseScene:
+                     table: np.ndarray | None = None, close: bool = False, tilt: float | None = None) -> LooseScene:
     """One kingdom laid by hand on a random surface, maybe with stray dominoes beside it.
 
     surface: one of SURFACES or MORE_SURFACES (by default a random one of SURFACES). glare: "veil"
@@ -497,12 +498,20 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     By default the kingdom and three squares round it fit the photo: squares of 30-80 px in the finder's
     800 px image, where the real photos show 60-120. A seed's kingdoms and tables stay its own (drawn
     before the strays); its light and glare do not.
+
+    tilt (degrees, up to MAX_TILT): the photo taken from a chair, the camera tilted off straight down by
+    tilt/2 to tilt degrees toward the photo's bottom (tilted_view): the far rows smaller than the near ones,
+    squares foreshortened, the kingdom's sides converging. The table is drawn on a canvas TILT_CANVAS times
+    the frame (the tilted camera sees more of it at the far side) from a copy of the generator: a seed's scenes
+    are its untilted ones (kingdoms, surfaces, light, glare), seen from a chair on a table drawn anew.
     """
     from kscore.game.kingdom import Kingdom
     from kscore.game.scoring import score_kingdom
 
     if glare not in (None, *GLARES):
         raise ValueError(f"glare {glare!r}: expected one of {', '.join(GLARES)}")
+    if tilt and (table is not None or not 0 < tilt <= MAX_TILT):
+        raise ValueError(f"tilt {tilt!r}: 0 to {MAX_TILT} degrees, on a table the scene draws")
     surface = surface or SURFACES[int(rng.integers(0, len(SURFACES)))]
     size = size or int(rng.choice([5, 5, 5, 7]))
     most = (size * size - 1) // 2
@@ -527,15 +536,21 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         turned = np.cos(np.radians(CLOSE_TURN)) + np.sin(np.radians(CLOSE_TURN))
         pitch = (0.85 + (share - 0.6) / 2) * min(w, h) / (size * (1 + MAX_GAP) * turned)
     pitch = square or pitch
+    # The table as drawn top-down: the photo's frame, or for a tilted camera a larger canvas round it.
+    cw, ch = (round(w * TILT_CANVAS), round(h * TILT_CANVAS)) if tilt else (w, h)
     img = draw_surface(surface, rng, h, w).astype(np.float32)
+    if tilt:  # the seed's draws go on as untilted (that table drawn and left); the canvas from a copy of them
+        camera_rng = copy.deepcopy(rng)
+        img = draw_surface(surface, camera_rng, ch, cw).astype(np.float32)
     img = img if table is None else table.astype(np.float32)
-    tiles = np.zeros((h, w), np.float32)
+    tiles = np.zeros((ch, cw), np.float32)
     centre = np.array([w / 2 + rng.uniform(-0.1, 0.1) * w, h / 2 + rng.uniform(-0.1, 0.1) * h])
     if close:  # the frame's middle near the photo's: (size - extent) / 2 squares of room either way
         room = np.array([size - cols_n, size - rows_n]) * pitch / 2
         centre = np.array([w / 2, h / 2]) + (centre - [w / 2, h / 2]) / (0.1 * np.array([w, h])) * room
     if strays:
         centre[0] -= pitch * 1.2  # room on the right for the draft line
+    centre += [(cw - w) / 2, (ch - h) / 2]
     rot = _rotation(theta)
 
     def to_scene(r: float, c: float) -> np.ndarray:
@@ -574,12 +589,12 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
                     x0, y0 = j * side_x, i * side_y
                     square = np.float32([[[x0, y0], [x0 + side_x, y0], [x0 + side_x, y0 + side_y], [x0, y0 + side_y]]])
                     quads[(r, c)] = cv2.perspectiveTransform(square, hom)[0].astype(np.float64)
-        shadow = np.zeros((h, w), np.float32)
+        shadow = np.zeros((ch, cw), np.float32)
         cv2.fillConvexPoly(shadow, (dst + pitch * 0.03).astype(np.int32), 1.0)
         shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, pitch * 0.04))
         img[:] *= (1 - 0.45 * shadow)[..., None]
-        warped = cv2.warpPerspective(image, hom, (w, h), flags=cv2.INTER_LINEAR)
-        mask = cv2.warpPerspective(np.ones(image.shape[:2], np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)
+        warped = cv2.warpPerspective(image, hom, (cw, ch), flags=cv2.INTER_LINEAR)
+        mask = cv2.warpPerspective(np.ones(image.shape[:2], np.float32), hom, (cw, ch), flags=cv2.INTER_LINEAR)
         img[:] = img * (1 - mask[..., None]) + warped * mask[..., None]
         tiles[:] = np.maximum(tiles, mask)
         return dst.astype(np.float64)
@@ -619,6 +634,9 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
         img, veils = _broad_glare(img, tiles, rng, pitch, theta, painted_glare)
     elif glare == "veil" or (glare is None and rng.random() < 0.5):
         img, veils = _glare(img, tiles, rng, pitch, painted_glare)
+    if tilt:
+        img, quads, outlines, pitch = _photographed_tilted(img, quads, outlines, pitch, (w, h),
+                                                           tilt * camera_rng.uniform(0.5, 1))
     if rng.random() < 0.6:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
     img = np.clip(img + rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32), 0, 255).astype(np.uint8)
@@ -635,6 +653,65 @@ def make_loose_scene(bank: SquareBank, rng: np.random.Generator, surface: str | 
     extent_quads = {(r - r0, c - c0): q for (r, c), q in quads.items()}
     return LooseScene(img, rows, score, strays, surface, size, float(pitch), extent_quads, light, veils,
                       outlines)
+
+
+#: The canvas a tilted scene's table is drawn on, in frames (both ways): a camera tilted MAX_TILT degrees sees
+#: the table up to 1.5 frames wide and deep round its centre (more when zoomed out to keep a kingdom whole).
+TILT_CANVAS = 1.8
+#: The most a scene's camera is tilted off straight down, degrees (make_loose_scene(tilt=)).
+MAX_TILT = 30
+#: Half the camera's field of view across the photo's short side, degrees (a phone's main camera: ~25).
+HALF_VIEW = 25
+
+
+def tilted_view(canvas: tuple[int, int], frame: tuple[int, int], tilt: float, points: np.ndarray,
+                margin: float = 0.0) -> np.ndarray:
+    """The homography from a table drawn top-down on a `canvas` (w, h) to a photo `frame` (w, h) taken by a
+    camera tilted `tilt` degrees off straight down toward the photo's bottom (where the player sits): it looks
+    at the canvas' centre, at the canvas' scale there, zoomed out (never in) so every one of `points` (n x 2,
+    canvas pixels) lies `margin` pixels inside the frame.
+
+    A pinhole camera at height f (its focal length, HALF_VIEW across half the frame's short side) over the
+    centre, turned by the tilt about the x axis: a table point (X, Y) from the centre is seen at
+    (X, Y cos t) / (1 - Y sin t / f).
+
+    >>> centre, near, far = np.float64([[100, 100], [100, 150], [100, 50]])
+    >>> hom = tilted_view((200, 200), (100, 100), 20, np.float64([[60, 60], [140, 140]]))
+    >>> seen = cv2.perspectiveTransform(np.float64([[centre, near, far]]), hom)[0]
+    >>> seen[0].round(6).tolist()  # the centre in the middle of the photo
+    [50.0, 50.0]
+    >>> bool(seen[1, 1] - 50 > 50 - seen[2, 1])  # a step toward the player looks longer than one away
+    True
+    """
+    t = np.radians(tilt)
+    f = min(frame) / 2 / np.tan(np.radians(HALF_VIEW))
+    to_centre = np.float64([[1, 0, -canvas[0] / 2], [0, 1, -canvas[1] / 2], [0, 0, 1]])
+    camera = np.float64([[1, 0, 0], [0, np.cos(t), 0], [0, -np.sin(t) / f, 1]])
+    seen = cv2.perspectiveTransform(np.float64(points).reshape(1, -1, 2), camera @ to_centre)[0]
+    reach = np.abs(seen).max(axis=0)
+    zoom = min(1.0, (frame[0] / 2 - margin) / max(reach[0], 1e-9), (frame[1] / 2 - margin) / max(reach[1], 1e-9))
+    to_frame = np.float64([[zoom, 0, frame[0] / 2], [0, zoom, frame[1] / 2], [0, 0, 1]])
+    return to_frame @ camera @ to_centre
+
+
+def _photographed_tilted(img: np.ndarray, quads: dict, outlines: tuple, pitch: float, frame: tuple[int, int],
+                         tilt: float) -> tuple[np.ndarray, dict, tuple, float]:
+    """The drawn canvas as a camera tilted `tilt` degrees sees it in `frame` (tilted_view), every tile whole
+    in the photo: the photo, its squares' quads, the tiles' outlines and the pitch at the kingdom (its
+    squares' mean side, scaled as the view scales them)."""
+    hom = tilted_view((img.shape[1], img.shape[0]), frame, tilt, np.concatenate(outlines), margin=0.2 * pitch)
+    img = cv2.warpPerspective(img, hom, frame, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+
+    def seen(quad: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(np.float64(quad).reshape(1, -1, 2), hom)[0]
+
+    def side(quad: np.ndarray) -> float:
+        return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean())
+
+    before = np.mean([side(q) for q in quads.values()])
+    quads = {cell: seen(q) for cell, q in quads.items()}
+    pitch *= np.mean([side(q) for q in quads.values()]) / before
+    return img, quads, tuple(seen(o) for o in outlines), float(pitch)
 
 
 #: How far the photo's edge cuts into a cut kingdom (cut_by_edge), in squares past its outermost tile's side:
@@ -668,4 +745,4 @@ def cut_by_edge(scene: LooseScene, rng: np.random.Generator) -> tuple[np.ndarray
     return scene.image[:int(round(pts[:, 1].max() - depth))], side, (0, 0)
 
 
-__all__ = ["BROAD_LIGHTS", "CASTS", "GLARES", "SHEEN_LIGHTS", "MORE_SURFACES", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "cut_by_edge", "draw_surface", "make_loose_scene", "settle", "slide_clear", "tile_corners"]
+__all__ = ["BROAD_LIGHTS", "CASTS", "GLARES", "MAX_TILT", "SHEEN_LIGHTS", "MORE_SURFACES", "SURFACES", "SquareBank", "LooseScene", "build_kingdom", "cut_by_edge", "draw_surface", "make_loose_scene", "settle", "slide_clear", "tile_corners", "tilted_view"]
