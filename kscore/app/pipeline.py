@@ -16,7 +16,7 @@ from pathlib import Path
 
 from kscore.errors import KscoreError, NothingRecognisedError
 from kscore.filetypes import is_image
-from kscore.game.kingdom import Kingdom, Terrain
+from kscore.game.kingdom import Kingdom, Terrain, sides_of
 from kscore.game.rules import Game, GameRules
 from kscore.game.textformat import write_game
 
@@ -791,15 +791,6 @@ def _side_by_side(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
-def _beside(r: int, c: int) -> tuple[tuple[int, int], ...]:
-    """The four squares sharing a side with square (r, c), on the lattice (the grid's bounds are the caller's).
-
-    >>> _beside(0, 2)
-    ((-1, 2), (1, 2), (0, 1), (0, 3))
-    """
-    return (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)
-
-
 def _cut_kingdom_beside(groups: list, stray_squares: int) -> bool:
     """Whether a group the photo's edge cuts holds more tile squares than the largest group reading no castle.
 
@@ -918,7 +909,7 @@ def _open_beside_tiles(group) -> list:
 
     tiles = {p for p, t in group.tile.items() if t >= TILE_SHARE}
     return [(r, c) for (r, c), t in group.tile.items() if t < TILE_SHARE
-            and set(_beside(r, c)) & tiles]
+            and set(sides_of((r, c))) & tiles]
 
 
 def _extent_of(cells) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -956,7 +947,7 @@ def _outside_beside(group, squares, size: tuple[int, int]) -> dict:
     place = None
     out = {}
     for r, c in squares:
-        for rr, cc in _beside(r, c):
+        for rr, cc in sides_of((r, c)):
             if not (0 <= rr < rows and 0 <= cc < cols):
                 place = place or _lattice_in_photo(group.cells)
                 quad = _lattice_square(place, rr, cc)
@@ -983,7 +974,7 @@ def _grown(group, squares):
     # is inside now).
     ring = {(r + dr, c + dc): q for (r, c), q in group.ring.items()}
     for r, c in ((r + dr, c + dc) for r, c in squares):
-        for rr, cc in _beside(r, c):
+        for rr, cc in sides_of((r, c)):
             if (rr, cc) not in ring:
                 ring[(rr, cc)] = _lattice_square(place, rr, cc)
     ring = {(r, c): q for (r, c), q in ring.items() if not (0 <= r < rows and 0 <= c < cols) or (r, c) in filled}

@@ -89,6 +89,17 @@ EMPTY_SQUARE = Square(Terrain.EMPTY)
 Position = tuple[int, int]  # (row, col), row 0 at the top
 
 
+def sides_of(position: Position) -> tuple[Position, ...]:
+    """The four squares sharing a side with `position` (above, below, left, right), unbounded: a lattice
+    found in a photo runs past any grid.
+
+    >>> sides_of((0, 2))
+    ((-1, 2), (1, 2), (0, 1), (0, 3))
+    """
+    row, col = position
+    return (row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)
+
+
 def square_name(position: Position) -> str:
     """How kscore names a square to a person: 1-based, row first ("row 2, column 3")."""
     row, col = position
@@ -135,9 +146,7 @@ class Kingdom:
 
     def neighbours(self, position: Position) -> Iterator[Position]:
         """Edge neighbours inside the grid (never diagonal)."""
-        row, col = position
-        for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            r, c = row + d_row, col + d_col
+        for r, c in sides_of(position):
             if 0 <= r < self.size and 0 <= c < self.size:
                 yield r, c
 

@@ -87,6 +87,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from kscore.game.kingdom import sides_of
 from kscore.vision.geometry import scaled_quad, side_length
 from kscore.vision.morphology import with_disc
 from kscore.vision.load import Photo
@@ -610,7 +611,7 @@ def maybe_beside(share: dict, closed: dict, tiles: list) -> list:
     seen, todo, grown = set(tiles), list(tiles), []
     while todo:
         r, c = todo.pop(0)
-        for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        for cell in sides_of((r, c)):
             if cell in seen or not TABLE_SHARE < share.get(cell, 0.0) < TILE_SHARE or closed.get(cell, 0.0) < TILE_SHARE:
                 continue
             seen.add(cell)
@@ -1210,7 +1211,7 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
             out_share[(r - r0, c - c0)] = t
     ring = {}
     for r, c in tiles:
-        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        for rr, cc in sides_of((r, c)):
             if not (r0 <= rr <= r1 and c0 <= cc <= c1):
                 ring[(rr - r0, cc - c0)] = unrotate([at(cc, rr), at(cc + 1, rr), at(cc + 1, rr + 1), at(cc, rr + 1)])
     corners = unrotate([at(c0, r0), at(c1 + 1, r0), at(c1 + 1, r1 + 1), at(c0, r1 + 1)])
