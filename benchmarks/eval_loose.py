@@ -242,7 +242,7 @@ def drawn_scene(args, bank, rng):
     """The next scene of the seed, drawn as the options ask."""
     return make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare,
                             overlapping=args.overlapping, painted_glare=args.painted_glare or None, close=args.close,
-                            tilt=getattr(args, "tilt", None))
+                            tilt=args.tilt)
 
 
 def cut_mode(args) -> int:
