@@ -146,6 +146,12 @@ LATTICE_OFFSETS = 16
 #: Relative difference between the photo's pitch and the one a group's own fits say above which the
 #: group's lattice is laid again at its own.
 REFIT_PITCH = 0.015
+# A group whose squares change size by less than this from its centre to its farthest pixel is read flat
+# (keystone_flattening); from a chair (12-25 degrees) a 7x7's near squares are ~15% larger than its far ones.
+KEYSTONE_MIN = 0.03
+KEYSTONE_SPAN = 5.5
+KEYSTONE_MAX = 0.15
+RIVAL_PEAK = 0.7
 #: How far a cell's own fit may move from its lattice place (pass 1) and from the homography's (pass 2), in squares.
 FIRST_REACH = 0.3
 SECOND_REACH = 0.25
@@ -1114,14 +1120,46 @@ def _lattice_pitch(hom: np.ndarray, src: np.ndarray) -> float:
 
 def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | None = None, sure=None, outlined=None):
     """The group's LooseKingdom (None: no lattice reads it), or with pitch_only, a list of (width, height)
-    bounds, only the photo's pitch within each (pitches_of), nothing fitted."""
+    bounds, only the photo's pitch within each (pitches_of), nothing fitted.
+
+    A group no lattice reads as it lies is fitted again flattened (keystone_flattening), if it is drawn from
+    a chair: only then, because the halves' pitches of a kingdom laid by hand are noisy, and flattening every
+    group that showed a keystone lost as many kingdoms read right before as it won (eval_loose.py --tilt 25).
+    """
+    group = _fit_group_in_frame(work, lab, grey, soft, blob, centre, pitch, pitch_only, sure, outlined)
+    if group is None and pitch is not None:
+        group = _fit_group_in_frame(work, lab, grey, soft, blob, centre, pitch, None, sure, outlined, flatten=True)
+    return group
+
+
+def _fit_group_in_frame(work, lab, grey, soft, blob, centre, pitch, pitch_only, sure, outlined, flatten: bool = False):
+    """_fit_group in the group's upright frame, flattened first with `flatten` (None where it is not drawn from
+    a chair)."""
     theta = turn(grey, cv2.dilate(blob, np.ones((5, 5), np.uint8)))
     # Photo -> a frame where the lattice is upright, holding the group and what its fits may reach.
     rot, (w, h) = _upright_frame(blob, centre, theta, None if pitch is None else _frame_margin(pitch))
-    rlab = cv2.warpAffine(lab, rot, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    rblob = cv2.warpAffine(blob, rot, (w, h), flags=cv2.INTER_NEAREST)
-    rsoft = cv2.warpAffine(soft, rot, (w, h), flags=cv2.INTER_LINEAR)
+    rot = np.vstack([rot, [0, 0, 1]])
+
+    def to_frame(image: np.ndarray, flags: int = cv2.INTER_NEAREST, border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
+        if rot[2, 0] == 0 and rot[2, 1] == 0:  # straight down: the upright frame's affine warp, as ever
+            return cv2.warpAffine(image, rot[:2], (w, h), flags=flags, borderMode=border)
+        return cv2.warpPerspective(image, rot, (w, h), flags=flags, borderMode=border)
+
+    rlab = to_frame(lab, cv2.INTER_LINEAR, cv2.BORDER_REPLICATE)
+    rblob = to_frame(blob)
     gx, gy = lab_edges(rlab)
+    if flatten:
+        # From a chair, the near squares are larger than the far ones: a lattice of one pitch drifts half a
+        # square over a 7x7 kingdom and indexes its near fits a column off. Where the frame's halves disagree
+        # on the pitch, it is flattened (a keystone) first, and everything fitted there maps back through it.
+        flat = keystone_flattening(gx, gy, rblob, pitch)
+        if flat is None:
+            return None
+        rot, (w, h) = flat[0] @ rot, flat[1]
+        rlab = to_frame(lab, cv2.INTER_LINEAR, cv2.BORDER_REPLICATE)
+        rblob = to_frame(blob)
+        gx, gy = lab_edges(rlab)
+    rsoft = to_frame(soft, cv2.INTER_LINEAR)
     x0, y0, bw, bh = cv2.boundingRect(rblob)  # a scan of the mask, where np.nonzero listed every pixel
     if not bw:
         return None if pitch_only is None else [None] * len(pitch_only)
@@ -1136,7 +1174,7 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
             return None
     blob_sums = cv2.integral(rblob.astype(np.float32))
     sure_sums = blob_sums if sure is None else cv2.integral(
-        cv2.warpAffine(sure, rot, (w, h), flags=cv2.INTER_NEAREST).astype(np.float32))
+        to_frame(sure).astype(np.float32))
     energy = SideEnergy(gx, gy)
     # The photo's pitch comes from its tiles' own sides (the autocorrelation's peak), a few % short of
     # the lattice's (a gap between tiles): laid at that pitch, a kingdom gains a row. So the lattice is
@@ -1170,7 +1208,7 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     # Pass 2: each cell where the homography puts it, at its size there, moved to its own sides.
     tile_sums = cv2.integral(rsoft)
     outline_sums = None if outlined is None else cv2.integral(
-        cv2.warpAffine(outlined, rot, (w, h), flags=cv2.INTER_NEAREST).astype(np.float32))
+        to_frame(outlined).astype(np.float32))
     cells, share, closed = {}, {}, {}
     for r in range(len(gys) - 1):
         for c in range(len(gxs) - 1):
@@ -1198,8 +1236,8 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
         return None  # not one kingdom (or a pitch misread)
     r0, r1, c0, c1 = _bounds(tiles + maybe_beside(share, closed, tiles))
     extent = (r1 - r0 + 1, c1 - c0 + 1)
-    back = cv2.invertAffineTransform(rot)
-    unrotate = lambda pts: np.asarray(pts, float) @ back[:, :2].T + back[:, 2]  # noqa: E731
+    back = np.linalg.inv(rot)
+    unrotate = lambda pts: cv2.perspectiveTransform(np.asarray(pts, np.float64)[None], back)[0]  # noqa: E731
     out_cells, out_share = {}, {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
@@ -1219,6 +1257,103 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     reaches = any(strip.any() for strip in _edge_strips(blob).values())
     return _Group(out_cells, out_share, extent, corners, float(p), touches, ring, reaches, cut_by, edge_met)
 
+
+def _pitch_near(ac: np.ndarray, p: float, rival: float = 1.0, low: float = 0.8, high: float = 1.25) -> float | None:
+    """The autocorrelation's one clear peak between low and high times p, to a fraction of a pixel (a parabola
+    through it and its neighbours); None where the highest point is the window's end, not above zero, or has
+    a rival (another peak in the window at least `rival` times its height: rows or columns laid by hand at
+    different offsets smear a square's period into several).
+
+    >>> ac = np.array([1.0, 0.6, 0.2, 0.0, 0.1, 0.3, 0.5, 0.3, 0.1, 0.0, 0.0, 0.0])
+    >>> _pitch_near(ac, 6.0)
+    6.0
+    """
+    a, b = int(np.floor(low * p)), min(int(np.ceil(high * p)), len(ac) - 2)
+    if b <= a + 1:
+        return None
+    lags = np.arange(a + 1, b)
+    peaks = lags[(ac[lags] > ac[lags - 1]) & (ac[lags] >= ac[lags + 1])]
+    if not len(peaks):
+        return None
+    k = int(peaks[np.argmax(ac[peaks])])
+    if ac[k] <= 0 or np.sum(ac[peaks] >= rival * ac[k]) > 1:
+        return None
+    den = ac[k - 1] - 2 * ac[k] + ac[k + 1]
+    return float(k + (np.clip(0.5 * (ac[k - 1] - ac[k + 1]) / den, -0.5, 0.5) if den < 0 else 0.0))
+
+
+def _halves_pitch(g: np.ndarray, band: np.ndarray, p: float) -> tuple[float, float, float, float] | None:
+    """Along the rows of g (edges across x): the pitch near p in the band's first and second halves of rows and
+    each half's centre row (weighted by the band): (first pitch, second pitch, first centre, second centre)."""
+    weight = band.sum(axis=1)
+    rows = np.nonzero(weight)[0]
+    if not len(rows):
+        return None
+    y0, y1 = int(rows[0]), int(rows[-1]) + 1
+    ym = (y0 + y1) // 2
+    out = []
+    for a, b in ((y0, ym), (ym, y1)):
+        if b - a < p:
+            return None
+        pitch = _pitch_near(_autocorrelation(g[a:b] * band[a:b]), p, RIVAL_PEAK)
+        if pitch is None:
+            return None
+        out.append((pitch, float(np.average(np.arange(a, b), weights=weight[a:b] + 1e-9))))
+    return out[0][0], out[1][0], out[0][1], out[1][1]
+
+
+def _scale_slope(halves: tuple[float, float, float, float], centre: float) -> float:
+    """g in 1 / (1 + g t): how a square's size falls along an axis t (pixels from centre), through the two
+    halves' pitches at their centres (_halves_pitch).
+
+    >>> round(_scale_slope((40.0, 44.0, -50.0, 50.0), 0.0), 6)  # larger toward the second half
+    -0.000952
+    """
+    first, second, t1, t2 = halves
+    r = second / first
+    d1, d2 = t1 - centre, t2 - centre
+    return (1 - r) / (r * d2 - d1)
+
+
+def keystone_flattening(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, p: float):
+    """(homography, (width, height)): a map of the upright frame to one where the squares are square and one
+    size (p at the group's centre), and the frame it needs; None where they already are, within KEYSTONE_MIN
+    (photographed straight down: nothing changes), or too few squares show it.
+
+    A camera tilted off straight down draws a square's width as 1 / (1 + g . x) of its size at x = 0 (the
+    group's centre), and its side along the tilt shorter than across it: the rows' pitch in the band's top
+    and bottom halves gives g across y, the columns' pitch in its left and right halves g across x, and the
+    rows' and the columns' pitch over the whole band how far from square the squares are drawn. The map is
+    that projection's inverse about the centre, then each axis scaled to p.
+    """
+    ys, xs = np.nonzero(band)
+    if not len(xs) or min(np.ptp(xs), np.ptp(ys)) < KEYSTONE_SPAN * p:
+        return None
+    across, along = (_pitch_near(_autocorrelation(g), p) for g in (gx * band, (gy * band).T))
+    rows = _halves_pitch(gx, band, p)
+    cols = _halves_pitch(gy.T, band.T, p)
+    cx, cy = float(xs.mean()), float(ys.mean())
+    # An axis whose halves show no clear pitch is taken as flat, a side with no pitch as p: wrong only as much
+    # as the lattice was before.
+    g = np.array([0.0 if cols is None else _scale_slope(cols, cx), 0.0 if rows is None else _scale_slope(rows, cy)])
+    # Nor can a slope be trusted past what a camera from a chair draws (a 7x7's far squares ~15% smaller
+    # than its near ones): that is the halves' pitches wrong, not the camera.
+    g[np.abs(g) * np.array([np.ptp(xs), np.ptp(ys)]) / 2 > KEYSTONE_MAX] = 0.0
+    if np.abs(np.stack([xs - cx, ys - cy], axis=1) @ g).max() > KEYSTONE_MAX:
+        g[:] = 0.0
+    scale = np.array([p / (across or p), p / (along or p)])
+    h, w = band.shape
+    corners = np.float64([[0, 0], [w, 0], [w, h], [0, h]])
+    reach = np.abs((corners - (cx, cy)) @ g).max()
+    blob_reach = np.abs(np.stack([xs - cx, ys - cy], axis=1) @ g).max()
+    if max(blob_reach, *np.abs(scale - 1)) < KEYSTONE_MIN or reach > 0.5:
+        return None
+    flat = np.array([[scale[0], 0, 0], [0, scale[1], 0], [0, 0, 1.0]]) @ np.array(
+        [[1, 0, -cx], [0, 1, -cy], [-g[0], -g[1], 1 + g[0] * cx + g[1] * cy]])
+    moved = cv2.perspectiveTransform(corners[None], flat)[0]
+    lo, hi = np.floor(moved.min(axis=0)), np.ceil(moved.max(axis=0))
+    shift = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1.0]])
+    return shift @ flat, (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
 
 def _frame_margin(pitch: float) -> int:
     """Pixels of the upright frame kept round a group's blob (_upright_frame) for its cells: two squares (a
