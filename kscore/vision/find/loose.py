@@ -146,8 +146,12 @@ LATTICE_OFFSETS = 16
 #: Relative difference between the photo's pitch and the one a group's own fits say above which the
 #: group's lattice is laid again at its own.
 REFIT_PITCH = 0.015
-# A group whose squares change size by less than this from its centre to its farthest pixel is read flat
-# (keystone_flattening); from a chair (12-25 degrees) a 7x7's near squares are ~15% larger than its far ones.
+# keystone_flattening: a group whose squares change size (or shape) by less than KEYSTONE_MIN from its centre
+# to its farthest pixel is left flat; from a chair (12-25 degrees) a 7x7's near squares are ~15% larger than
+# its far ones. Only groups KEYSTONE_SPAN squares across both ways: halves of under ~3 squares (close 5x5s
+# from a chair) gave pitches 12-20% apart, more than the camera drew. A slope drawing more than KEYSTONE_MAX
+# across the group is the halves' pitches wrong, not the camera. A half's peak with a rival RIVAL_PEAK as
+# high is no pitch.
 KEYSTONE_MIN = 0.03
 KEYSTONE_SPAN = 5.5
 KEYSTONE_MAX = 0.15
