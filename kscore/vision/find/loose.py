@@ -1337,19 +1337,20 @@ def keystone_flattening(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, p: flo
     rows = _halves_pitch(gx, band, p)
     cols = _halves_pitch(gy.T, band.T, p)
     cx, cy = float(xs.mean()), float(ys.mean())
+    offsets = np.stack([xs - cx, ys - cy], axis=1)  # the band's pixels from its centre
     # An axis whose halves show no clear pitch is taken as flat, a side with no pitch as p: wrong only as much
     # as the lattice was before.
     g = np.array([0.0 if cols is None else _scale_slope(cols, cx), 0.0 if rows is None else _scale_slope(rows, cy)])
     # Nor can a slope be trusted past what a camera from a chair draws (a 7x7's far squares ~15% smaller
     # than its near ones): that is the halves' pitches wrong, not the camera.
     g[np.abs(g) * np.array([np.ptp(xs), np.ptp(ys)]) / 2 > KEYSTONE_MAX] = 0.0
-    if np.abs(np.stack([xs - cx, ys - cy], axis=1) @ g).max() > KEYSTONE_MAX:
+    if np.abs(offsets @ g).max() > KEYSTONE_MAX:
         g[:] = 0.0
     scale = np.array([p / (across or p), p / (along or p)])
     h, w = band.shape
     corners = np.float64([[0, 0], [w, 0], [w, h], [0, h]])
     reach = np.abs((corners - (cx, cy)) @ g).max()
-    blob_reach = np.abs(np.stack([xs - cx, ys - cy], axis=1) @ g).max()
+    blob_reach = np.abs(offsets @ g).max()
     if max(blob_reach, *np.abs(scale - 1)) < KEYSTONE_MIN or reach > 0.5:
         return None
     flat = np.array([[scale[0], 0, 0], [0, scale[1], 0], [0, 0, 1.0]]) @ np.array(
