@@ -562,10 +562,22 @@ def _period(ac: np.ndarray, width: float, height: float, area: float) -> float |
     # far ones, the side's peak smears into small ones, and a bump in the negative tail (the table between
     # tiles) stood out more: no pitch, no kingdom (eval_loose --close --tilt 25 --seed 629: 4 of 100 scenes).
     lags = np.arange(max(lo, 1), hi)
-    peaks = lags[(ac[lags] > ac[lags - 1]) & (ac[lags] >= ac[lags + 1]) & (ac[lags] > 0)]
+    peaks = _peaks_at(ac, lags)
+    peaks = peaks[ac[peaks] > 0]
     k = int(peaks[np.argmax(prominence(ac, peaks))]) if len(peaks) else lo + int(np.argmax(ac[lo:hi]))
     if ac[k] <= 0:
         return None
+    return _refined_peak(ac, k)
+
+
+def _peaks_at(ac: np.ndarray, lags: np.ndarray) -> np.ndarray:
+    """Those of the lags (none the first or last of ac) where the autocorrelation peaks: above the lag before,
+    at least the one after."""
+    return lags[(ac[lags] > ac[lags - 1]) & (ac[lags] >= ac[lags + 1])]
+
+
+def _refined_peak(ac: np.ndarray, k: int) -> float:
+    """Lag k of a peak, to a fraction of a pixel: the top of the parabola through it and its neighbours."""
     a, b, c = ac[k - 1], ac[k], ac[k + 1]
     den = a - 2 * b + c
     return float(k + (np.clip(0.5 * (a - c) / den, -0.5, 0.5) if den < 0 else 0.0))
@@ -1263,8 +1275,8 @@ def _fit_group_in_frame(work, lab, grey, soft, blob, centre, pitch, pitch_only, 
 
 
 def _pitch_near(ac: np.ndarray, p: float, rival: float = 1.0, low: float = 0.8, high: float = 1.25) -> float | None:
-    """The autocorrelation's one clear peak between low and high times p, to a fraction of a pixel (a parabola
-    through it and its neighbours); None where the highest point is the window's end, not above zero, or has
+    """The autocorrelation's one clear peak between low and high times p, to a fraction of a pixel
+    (_refined_peak); None where the highest point is the window's end, not above zero, or has
     a rival (another peak in the window at least `rival` times its height: rows or columns laid by hand at
     different offsets smear a square's period into several).
 
@@ -1276,14 +1288,13 @@ def _pitch_near(ac: np.ndarray, p: float, rival: float = 1.0, low: float = 0.8, 
     if b <= a + 1:
         return None
     lags = np.arange(a + 1, b)
-    peaks = lags[(ac[lags] > ac[lags - 1]) & (ac[lags] >= ac[lags + 1])]
+    peaks = _peaks_at(ac, lags)
     if not len(peaks):
         return None
     k = int(peaks[np.argmax(ac[peaks])])
     if ac[k] <= 0 or np.sum(ac[peaks] >= rival * ac[k]) > 1:
         return None
-    den = ac[k - 1] - 2 * ac[k] + ac[k + 1]
-    return float(k + (np.clip(0.5 * (ac[k - 1] - ac[k + 1]) / den, -0.5, 0.5) if den < 0 else 0.0))
+    return _refined_peak(ac, k)
 
 
 def _halves_pitch(g: np.ndarray, band: np.ndarray, p: float) -> tuple[float, float, float, float] | None:
