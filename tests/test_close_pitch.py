@@ -13,6 +13,12 @@ the period smears into small peaks round the square's side and none of them stoo
 peak was then a bump in the negative tail (the table between the tiles, a lag of anticorrelation) and the
 pitch came out as none: no kingdom found. A period is a positive peak. `from_chair_5x5_dotted.jpg` is scene
 54 of `benchmarks/eval_loose.py --scenes 100 --seed 629 --close --tilt 25 --holdout`.
+
+From a chair, a kingdom's seams also drift a little from square to square, the peak at one square smears,
+and the one at two squares (every second seam lining up) stood prouder: a 7x7 was read 3x3 and a 5x5 2x3
+at twice their pitch. A higher peak near half the proudest one's lag, standing at least half as proud, is
+the square (loose.SUBHARMONIC_*). `from_chair_7x7_wood.jpg` and `from_chair_5x5_stone.jpg` are scenes 61
+and 90 of the same run.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import pytest
 
 from kscore.app.pipeline import read_photo
 from kscore.game.scoring import score_kingdom
-from kscore.vision.find.loose import _period, find_loose
+from kscore.vision.find.loose import _period, find_loose, prominence
 from kscore.vision.load import load_photo
 
 DATA = Path(__file__).parent / "data" / "loose"
@@ -63,3 +69,28 @@ def test_a_kingdom_photographed_from_a_chair_is_found_and_scored():
     (found,) = read_photo(DATA / "from_chair_5x5_dotted.jpg").found
     assert found.extent == (5, 5)
     assert score_kingdom(found.kingdom, check=False).total == 10
+
+
+def test_a_period_read_at_two_squares_gives_way_to_the_higher_peak_at_one():
+    lags = np.arange(500, dtype=float)
+    ac = np.exp(-lags / 30)  # the print's blur
+    ac += 0.12 * np.exp(-((lags - 100) / 5) ** 2)  # the square's seams, smeared by perspective, on that slope
+    ac += 0.10 * np.exp(-((lags - 200) / 6) ** 2)  # every second seam lining up: lower, but prouder
+    ac -= 0.1 * np.exp(-((lags - 150) / 15) ** 2) + 0.1 * np.exp(-((lags - 250) / 15) ** 2)  # the table between
+    proud = prominence(ac, np.array([100, 200]))
+    assert proud[1] > proud[0] and ac[100] > ac[200]
+    assert abs(_period(ac, 450.0, 450.0, 450.0 ** 2 * 0.75) - 100) < 1
+
+
+def test_a_lower_ripple_near_half_the_period_is_not_taken_for_the_square():
+    lags = np.arange(500, dtype=float)
+    ac = np.exp(-lags / 30) + 0.15 * np.exp(-((lags - 200) / 6) ** 2)  # the square's side
+    ac += 0.03 * np.exp(-((lags - 100) / 4) ** 2)  # a seam printed inside every square: lower than the side
+    ac -= 0.1 * np.exp(-((lags - 150) / 15) ** 2) + 0.1 * np.exp(-((lags - 250) / 15) ** 2)
+    assert abs(_period(ac, 450.0, 450.0, 450.0 ** 2 * 0.75) - 200) < 1
+
+
+@pytest.mark.parametrize("name, extent", [("from_chair_7x7_wood.jpg", (7, 7)), ("from_chair_5x5_stone.jpg", (5, 5))])
+def test_a_kingdom_from_a_chair_is_read_at_one_square_not_two(name, extent):
+    (found,) = read_photo(DATA / name).found
+    assert found.extent == extent

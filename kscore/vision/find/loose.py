@@ -131,6 +131,11 @@ MIN_PITCH = 8
 #: Ratio to the pitch found under the largest piece's bounds within which a period found under its short side's
 #: alone is taken instead (that pitch was twice the square's: table joined to the piece).
 HALF_PITCH = (0.4, 0.6)
+#: _period's check for a pitch read at two squares: a peak within this share of the lag from half of it,
+#: higher and standing at least this share as proud as the proudest, is the square (the seams' second
+#: harmonic; a print's seam inside a square is lower than the tile's edges).
+SUBHARMONIC_SLACK = 0.1
+SUBHARMONIC_PROUD = 0.5
 #: A lone domino among the tile mask's pieces: its outline fills at least this share of its bounding rectangle
 #: (a clean domino's fills 0.97, its corners rounded by the opening; one with a carpet's dots joined to an end,
 #: longer by a third of a square, 0.91),
@@ -564,9 +569,19 @@ def _period(ac: np.ndarray, width: float, height: float, area: float) -> float |
     lags = np.arange(max(lo, 1), hi)
     peaks = _peaks_at(ac, lags)
     peaks = peaks[ac[peaks] > 0]
-    k = int(peaks[np.argmax(prominence(ac, peaks))]) if len(peaks) else lo + int(np.argmax(ac[lo:hi]))
+    proud = prominence(ac, peaks)
+    k = int(peaks[np.argmax(proud)]) if len(peaks) else lo + int(np.argmax(ac[lo:hi]))
     if ac[k] <= 0:
         return None
+    # Photographed from a chair, a small kingdom's seams drift a little from square to square and its
+    # pitch's peak smears, while every second seam still lines up: the peak at two squares can stand
+    # prouder (close 5x5s read 2x2 or 4x4 at twice their pitch, eval_loose --close --tilt 25 --seed 629).
+    # A higher peak near half that lag, standing at least half as proud, is the square.
+    if len(peaks):
+        half = (np.abs(peaks - k / 2) <= SUBHARMONIC_SLACK * k) & (ac[peaks] > ac[k]) \
+            & (proud >= SUBHARMONIC_PROUD * proud.max())
+        if half.any():
+            k = int(peaks[half][np.argmax(ac[peaks[half]])])
     return _refined_peak(ac, k)
 
 
