@@ -1157,39 +1157,42 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     a chair: only then, because the halves' pitches of a kingdom laid by hand are noisy, and flattening every
     group that showed a keystone lost as many kingdoms read right before as it won (eval_loose.py --tilt 25).
     """
-    group = _fit_group_in_frame(work, lab, grey, soft, blob, centre, pitch, pitch_only, sure, outlined)
-    if group is None and pitch is not None:
-        group = _fit_group_in_frame(work, lab, grey, soft, blob, centre, pitch, None, sure, outlined, flatten=True)
-    return group
-
-
-def _fit_group_in_frame(work, lab, grey, soft, blob, centre, pitch, pitch_only, sure, outlined, flatten: bool = False):
-    """_fit_group in the group's upright frame, flattened first with `flatten` (None where it is not drawn from
-    a chair)."""
     theta = turn(grey, cv2.dilate(blob, np.ones((5, 5), np.uint8)))
     # Photo -> a frame where the lattice is upright, holding the group and what its fits may reach.
-    rot, (w, h) = _upright_frame(blob, centre, theta, None if pitch is None else _frame_margin(pitch))
-    rot = np.vstack([rot, [0, 0, 1]])
-
-    def to_frame(image: np.ndarray, flags: int = cv2.INTER_NEAREST, border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
-        if rot[2, 0] == 0 and rot[2, 1] == 0:  # straight down: the upright frame's affine warp, as ever
-            return cv2.warpAffine(image, rot[:2], (w, h), flags=flags, borderMode=border)
-        return cv2.warpPerspective(image, rot, (w, h), flags=flags, borderMode=border)
-
-    rlab = to_frame(lab, cv2.INTER_LINEAR, cv2.BORDER_REPLICATE)
-    rblob = to_frame(blob)
-    gx, gy = lab_edges(rlab)
-    if flatten:
+    rot, size = _upright_frame(blob, centre, theta, None if pitch is None else _frame_margin(pitch))
+    frame = _Frame(np.vstack([rot, [0, 0, 1]]), size, lab, blob)
+    group = _fit_group_in_frame(frame, soft, blob, pitch, pitch_only, sure, outlined)
+    if group is None and pitch is not None:
         # From a chair, the near squares are larger than the far ones: a lattice of one pitch drifts half a
         # square over a 7x7 kingdom and indexes its near fits a column off. Where the frame's halves disagree
         # on the pitch, it is flattened (a keystone) first, and everything fitted there maps back through it.
-        flat = keystone_flattening(gx, gy, rblob, pitch)
-        if flat is None:
-            return None
-        rot, (w, h) = flat[0] @ rot, flat[1]
-        rlab = to_frame(lab, cv2.INTER_LINEAR, cv2.BORDER_REPLICATE)
-        rblob = to_frame(blob)
-        gx, gy = lab_edges(rlab)
+        flat = keystone_flattening(frame.gx, frame.gy, frame.blob, pitch)
+        if flat is not None:
+            frame = _Frame(flat[0] @ frame.rot, flat[1], lab, blob)
+            group = _fit_group_in_frame(frame, soft, blob, pitch, None, sure, outlined)
+    return group
+
+
+class _Frame:
+    """A group's frame: the map of the photo to it (3x3: upright, flattened or not), its size, and the group's
+    Lab image, blob and Lab edges warped there."""
+
+    def __init__(self, rot: np.ndarray, size: tuple[int, int], lab: np.ndarray, blob: np.ndarray):
+        self.rot, self.size = rot, size
+        self.lab = self.warp(lab, cv2.INTER_LINEAR, cv2.BORDER_REPLICATE)
+        self.blob = self.warp(blob)
+        self.gx, self.gy = lab_edges(self.lab)
+
+    def warp(self, image: np.ndarray, flags: int = cv2.INTER_NEAREST, border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
+        """The photo-sized image in this frame."""
+        if self.rot[2, 0] == 0 and self.rot[2, 1] == 0:  # straight down: the upright frame's affine warp, as ever
+            return cv2.warpAffine(image, self.rot[:2], self.size, flags=flags, borderMode=border)
+        return cv2.warpPerspective(image, self.rot, self.size, flags=flags, borderMode=border)
+
+
+def _fit_group_in_frame(frame: _Frame, soft, blob, pitch, pitch_only, sure, outlined):
+    """_fit_group in one frame of the group (None where no lattice reads it there)."""
+    rot, to_frame, rblob, gx, gy = frame.rot, frame.warp, frame.blob, frame.gx, frame.gy
     rsoft = to_frame(soft, cv2.INTER_LINEAR)
     x0, y0, bw, bh = cv2.boundingRect(rblob)  # a scan of the mask, where np.nonzero listed every pixel
     if not bw:
