@@ -573,9 +573,9 @@ def _period(ac: np.ndarray, width: float, height: float, area: float) -> float |
     k = int(peaks[np.argmax(proud)]) if len(peaks) else lo + int(np.argmax(ac[lo:hi]))
     if ac[k] <= 0:
         return None
-    # Photographed from a chair, a small kingdom's seams drift a little from square to square and its
-    # pitch's peak smears, while every second seam still lines up: the peak at two squares can stand
-    # prouder (close 5x5s read 2x2 or 4x4 at twice their pitch, eval_loose --close --tilt 25 --seed 629).
+    # Photographed from a chair, a kingdom's seams drift a little from square to square and its pitch's
+    # peak smears, while every second seam still lines up: the peak at two squares can stand prouder (a 7x7
+    # read 4x4 and a 5x5 2x2 at twice their pitch, eval_loose --close --tilt 25 --seed 629).
     # A higher peak near half that lag, standing at least half as proud, is the square.
     if len(peaks):
         half = (np.abs(peaks - k / 2) <= SUBHARMONIC_SLACK * k) & (ac[peaks] > ac[k]) \
