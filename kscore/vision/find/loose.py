@@ -1373,13 +1373,13 @@ def keystone_flattening(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, p: flo
     # Nor can a slope be trusted past what a camera from a chair draws (a 7x7's far squares ~15% smaller
     # than its near ones): that is the halves' pitches wrong, not the camera.
     g[np.abs(g) * np.array([np.ptp(xs), np.ptp(ys)]) / 2 > KEYSTONE_MAX] = 0.0
-    if np.abs(offsets @ g).max() > KEYSTONE_MAX:
-        g[:] = 0.0
+    blob_reach = np.abs(offsets @ g).max()  # the most a square in the band changes size
+    if blob_reach > KEYSTONE_MAX:
+        g[:], blob_reach = 0.0, 0.0
     scale = np.array([p / (across or p), p / (along or p)])
     h, w = band.shape
     corners = np.float64([[0, 0], [w, 0], [w, h], [0, h]])
     reach = np.abs((corners - (cx, cy)) @ g).max()
-    blob_reach = np.abs(offsets @ g).max()
     if max(blob_reach, *np.abs(scale - 1)) < KEYSTONE_MIN or reach > 0.5:
         return None
     flat = np.array([[scale[0], 0, 0], [0, scale[1], 0], [0, 0, 1.0]]) @ np.array(
@@ -1388,6 +1388,7 @@ def keystone_flattening(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, p: flo
     lo, hi = np.floor(moved.min(axis=0)), np.ceil(moved.max(axis=0))
     shift = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1.0]])
     return shift @ flat, (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
+
 
 def _frame_margin(pitch: float) -> int:
     """Pixels of the upright frame kept round a group's blob (_upright_frame) for its cells: two squares (a
