@@ -1175,13 +1175,12 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
 
 class _Frame:
     """A group's frame: the map of the photo to it (3x3: upright, flattened or not), its size, and the group's
-    Lab image, blob and Lab edges warped there."""
+    blob and Lab edges warped there."""
 
     def __init__(self, rot: np.ndarray, size: tuple[int, int], lab: np.ndarray, blob: np.ndarray):
         self.rot, self.size = rot, size
-        self.lab = self.warp(lab, cv2.INTER_LINEAR, cv2.BORDER_REPLICATE)
         self.blob = self.warp(blob)
-        self.gx, self.gy = lab_edges(self.lab)
+        self.gx, self.gy = lab_edges(self.warp(lab, cv2.INTER_LINEAR, cv2.BORDER_REPLICATE))
 
     def warp(self, image: np.ndarray, flags: int = cv2.INTER_NEAREST, border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
         """The photo-sized image in this frame."""
