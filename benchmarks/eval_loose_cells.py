@@ -19,11 +19,13 @@ differently. --split also decodes each kingdom from the crowns counted at the
 fitted cells with the terrain read at the true quads, and the other way round:
 which of the two readings the cells' placement costs. --scale K reads every
 scene as eval_loose.py --scale does (resized by K, saved again as a JPEG), its
-true quads scaled alike: what fewer pixels a square cost the reader itself.
+true quads scaled alike: what fewer pixels a square cost the reader itself. --close and --tilt DEG draw the
+scenes eval_loose.py draws with them (a kingdom photographed close; from a chair).
 
     python benchmarks/eval_loose_cells.py --scenes 100 --seed 7 --holdout --models /tmp/holdout/recognition.npz
     python benchmarks/eval_loose_cells.py --scenes 100 --seed 7 --holdout --models FILE --shift 0.05
     python benchmarks/eval_loose_cells.py --scenes 100 --seed 580 --holdout --models FILE --split --scale 0.6
+    python benchmarks/eval_loose_cells.py --scenes 100 --seed 629 --holdout --models FILE --split --close --tilt 25
 
 Measured on 2026-12-04 (main 043e9a9, held-out fit, seed 580, --split), exact of 99: fitted cells 84, true
 quads 87, fitted cells for crowns and true quads for terrain 83, the other way round 90. The placement costs
@@ -37,6 +39,13 @@ Measured on 2026-12-04 (main ffb7d9d, held-out fit): seed 7 at the fitted cells 
 the true quads moved by 0.05 of a square 82, by 0.1 46; seed 566 75 and 78. The cells were 3.6% larger
 than their tiles (median; the lattice's pitch is a tile and the gap beside it), their centres 0.034 of a
 square off (90th percentile 0.088).
+
+Measured on 2026-12-06 (main 881ddda, held-out fit, seed 629 --close --split): straight down, of 100: fitted
+cells 94, true quads 93, fitted crowns with true terrain 93, the other way round 93 (centre offset median
+0.033, 90th pct 0.085); with --tilt 25 (from a chair), of the 96 whose group was found: 64, 75, 68, 70
+(centre offset median 0.054, 90th pct 0.188; sides 5.3% larger than the tiles, 10th-90th pct 0.986-1.155).
+From a chair the cells' placement costs 11 exact scores and the reader, at the true quads, 21 (straight
+down 7): both are worth working on.
 """
 
 from __future__ import annotations
@@ -62,7 +71,7 @@ from kscore.vision.load import Photo  # noqa: E402
 from kscore.vision.read.cells import (apply_mask, cell_probabilities, decode_cells,  # noqa: E402
                                       read_cells)
 from kscore.vision.read.reader import default_models  # noqa: E402
-from eval_loose import as_sent, scale_factor  # noqa: E402
+from eval_loose import as_sent, scale_factor, tilt_degrees  # noqa: E402
 
 
 def side(quad: np.ndarray) -> float:
@@ -122,6 +131,9 @@ def main(argv=None) -> int:
     ap.add_argument("--split", action="store_true", help="also decode from one cut's crowns and the other's terrain")
     ap.add_argument("--scale", type=scale_factor, default=1.0, help="read each scene resized by this factor and "
                     "saved again as a JPEG, as eval_loose.py --scale does")
+    ap.add_argument("--close", action="store_true", help="each kingdom photographed close, as eval_loose.py --close")
+    ap.add_argument("--tilt", type=tilt_degrees, metavar="DEG", help="each photo taken from a chair, as eval_loose.py "
+                    "--tilt: the camera tilted DEG/2 to DEG degrees off straight down")
     args = ap.parse_args(argv)
     models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, PHONE_PER_CLASS)
     tileset = _tileset(GameRules())
@@ -132,7 +144,7 @@ def main(argv=None) -> int:
         exact[f"true quads moved {args.shift}"] = 0
     read = 0
     for s in range(args.scenes):
-        scene = sent_scene(make_loose_scene(bank, rng), args.scale)
+        scene = sent_scene(make_loose_scene(bank, rng, close=args.close, tilt=args.tilt), args.scale)
         photo = Photo(Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
         tiles = [np.asarray(q, float) for q in scene.quads.values()]
         best = max(((matched_cells(g, tiles, scene.pitch), g) for g in find_loose(photo) if not g.partial),
@@ -168,6 +180,7 @@ def main(argv=None) -> int:
         return 0
     ratios, offsets = np.array(ratios), np.array(offsets)
     scaled = f", scaled {args.scale}" if args.scale != 1.0 else ""
+    scaled += (", close" if args.close else "") + (f", from a chair (tilt {args.tilt:g})" if args.tilt else "")
     print(f"loose scenes: {args.scenes} (seed {args.seed}{', held-out kingdoms' if args.holdout else ''}{scaled}), "
           f"a group matching the kingdom's tiles in {read}")
     print(f"cells against their tiles ({len(ratios)}): side ratio median {np.median(ratios):.3f} "

@@ -63,3 +63,21 @@ def test_the_split_readings_of_one_cut_are_its_reading():
     # models None, as the benchmark passes them without --holdout or --models: the shipped ones.
     points = cells_bench.split_points(photo.image, cells, cells, group.tile, size, tileset, None)
     assert len(points) == 2 and set(points.values()) == {read}
+
+
+def test_scenes_photographed_close_from_a_chair_are_measured_as_eval_loose_draws_them(kingdomino_data, capsys):
+    """--close and --tilt draw the scenes eval_loose.py draws with them (the same seed, the same scenes): where
+    the finder cuts a kingdom's squares from a chair, and what that costs, is measured on those."""
+    base = ["--data", str(kingdomino_data.parent), "--scenes", "1", "--seed", "629", "--close"]
+    assert cells_bench.main(base) == 0
+    straight = capsys.readouterr().out
+    assert cells_bench.main(base + ["--tilt", "25"]) == 0
+    chair = capsys.readouterr().out
+    assert "loose scenes: 1 (seed 629, close), a group matching the kingdom's tiles in 1" in straight
+    assert "(seed 629, close, from a chair (tilt 25)), a group matching the kingdom's tiles in 1" in chair
+
+    def cells_line(out: str) -> str:
+        return next(line for line in out.splitlines() if line.startswith("cells against their tiles"))
+
+    # The same kingdom drawn and seen another way: its tiles and their cells are not where they were.
+    assert cells_line(straight) != cells_line(chair)
