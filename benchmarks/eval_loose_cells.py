@@ -44,8 +44,9 @@ Measured on 2026-12-06 (main 881ddda, held-out fit, seed 629 --close --split): s
 cells 94, true quads 93, fitted crowns with true terrain 93, the other way round 93 (centre offset median
 0.033, 90th pct 0.085); with --tilt 25 (from a chair), of the 96 whose group was found: 64, 75, 68, 70
 (centre offset median 0.054, 90th pct 0.188; sides 5.3% larger than the tiles, 10th-90th pct 0.986-1.155).
-From a chair the cells' placement costs 11 exact scores and the reader, at the true quads, 21 (straight
-down 7): both are worth working on.
+From a chair the cells' placement costs 11 exact scores, and 21 more are lost at the true quads (straight
+down 7): to the reader and to the finder's tile-or-table calls, which the true quads keep (scene 46, 35
+points, reads 20 there). Both are worth working on.
 """
 
 from __future__ import annotations
