@@ -180,9 +180,9 @@ def main(argv=None) -> int:
         print("no scene's kingdom found")
         return 0
     ratios, offsets = np.array(ratios), np.array(offsets)
-    scaled = f", scaled {args.scale}" if args.scale != 1.0 else ""
-    scaled += (", close" if args.close else "") + (f", from a chair (tilt {args.tilt:g})" if args.tilt else "")
-    print(f"loose scenes: {args.scenes} (seed {args.seed}{', held-out kingdoms' if args.holdout else ''}{scaled}), "
+    drawn = ((f", scaled {args.scale}" if args.scale != 1.0 else "") + (", close" if args.close else "")
+             + (f", from a chair (tilt {args.tilt:g})" if args.tilt else ""))
+    print(f"loose scenes: {args.scenes} (seed {args.seed}{', held-out kingdoms' if args.holdout else ''}{drawn}), "
           f"a group matching the kingdom's tiles in {read}")
     print(f"cells against their tiles ({len(ratios)}): side ratio median {np.median(ratios):.3f} "
           f"(10th-90th pct {np.percentile(ratios, 10):.3f}-{np.percentile(ratios, 90):.3f}), "
