@@ -119,3 +119,11 @@ def flat_bank():
 
     keys = {(t, c) for _, a, b in KINGDOMINO.dominoes for t, c in (a[:2], b[:2])} | {(Terrain.CASTLE, 0)}
     return SquareBank({key: [flat_square(key[0])] for key in keys}, [])
+
+
+def straight_and_from_a_chair(bench_main, base: list[str], capsys) -> tuple[str, str]:
+    """A benchmark's printout on its scenes drawn straight down and, the same scenes, from a chair (--tilt 25)."""
+    assert bench_main(base) == 0
+    straight = capsys.readouterr().out
+    assert bench_main(base + ["--tilt", "25"]) == 0
+    return straight, capsys.readouterr().out

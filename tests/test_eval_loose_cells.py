@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from conftest import PROJECT
+from photo_helpers import straight_and_from_a_chair
 from kscore.app.pipeline import _tileset, frame_size
 from kscore.game.rules import GameRules
 from kscore.lab.loose_scenes import LooseScene
@@ -69,10 +70,7 @@ def test_scenes_photographed_close_from_a_chair_are_measured_as_eval_loose_draws
     """--close and --tilt draw the scenes eval_loose.py draws with them (the same seed, the same scenes): where
     the finder cuts a kingdom's squares from a chair, and what that costs, is measured on those."""
     base = ["--data", str(kingdomino_data.parent), "--scenes", "1", "--seed", "629", "--close"]
-    assert cells_bench.main(base) == 0
-    straight = capsys.readouterr().out
-    assert cells_bench.main(base + ["--tilt", "25"]) == 0
-    chair = capsys.readouterr().out
+    straight, chair = straight_and_from_a_chair(cells_bench.main, base, capsys)
     assert "loose scenes: 1 (seed 629, close), a group matching the kingdom's tiles in 1" in straight
     assert "(seed 629, close, from a chair (tilt 25)), a group matching the kingdom's tiles in 1" in chair
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 
 from conftest import PROJECT
+from photo_helpers import straight_and_from_a_chair
 
 _spec = importlib.util.spec_from_file_location("eval_loose_reading", PROJECT / "benchmarks" / "eval_loose_reading.py")
 reading_bench = importlib.util.module_from_spec(_spec)
@@ -15,10 +16,7 @@ def test_scenes_photographed_close_from_a_chair_are_read_as_eval_loose_draws_the
     """The same seed draws the same kingdom straight down and from a chair; from the chair the photo, and so the
     tile mask --mask tells the reader, is another."""
     base = ["--data", str(kingdomino_data.parent), "--scenes", "1", "--seed", "629", "--close", "--mask"]
-    assert reading_bench.main(base) == 0
-    straight = capsys.readouterr().out
-    assert reading_bench.main(base + ["--tilt", "25"]) == 0
-    chair = capsys.readouterr().out
+    straight, chair = straight_and_from_a_chair(reading_bench.main, base, capsys)
     assert "(seed 629, shipped models: in-sample squares, close), told tile or table by" in straight
     assert "(seed 629, shipped models: in-sample squares, close, from a chair (tilt 25)), told tile" in chair
 
