@@ -122,6 +122,18 @@ def tilt_degrees(text: str) -> float:
     return tilt
 
 
+def add_camera_arguments(ap: argparse.ArgumentParser) -> None:
+    """--close and --tilt for a benchmark that reads the scenes this one draws (the same seed, the same scenes)."""
+    ap.add_argument("--close", action="store_true", help="each kingdom photographed close, as eval_loose.py --close")
+    ap.add_argument("--tilt", type=tilt_degrees, metavar="DEG", help="each photo taken from a chair, as eval_loose.py "
+                    "--tilt: the camera tilted DEG/2 to DEG degrees off straight down")
+
+
+def camera_label(args: argparse.Namespace) -> str:
+    """How add_camera_arguments' options drew the scenes, for a printout's header: ', close, from a chair (tilt 25)'."""
+    return (", close" if args.close else "") + (f", from a chair (tilt {args.tilt:g})" if args.tilt else "")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_scene_arguments(ap, seed=1, holdout_help="recogniser fitted without every 3rd kingdom (the shipped recipe); "

@@ -74,7 +74,7 @@ from kscore.vision.load import Photo  # noqa: E402
 from kscore.vision.read.cells import (apply_mask, cell_probabilities, decode_cells,  # noqa: E402
                                       read_cells)
 from kscore.vision.read.reader import default_models  # noqa: E402
-from eval_loose import as_sent, scale_factor, tilt_degrees  # noqa: E402
+from eval_loose import add_camera_arguments, as_sent, camera_label, scale_factor  # noqa: E402
 
 
 def side(quad: np.ndarray) -> float:
@@ -134,9 +134,7 @@ def main(argv=None) -> int:
     ap.add_argument("--split", action="store_true", help="also decode from one cut's crowns and the other's terrain")
     ap.add_argument("--scale", type=scale_factor, default=1.0, help="read each scene resized by this factor and "
                     "saved again as a JPEG, as eval_loose.py --scale does")
-    ap.add_argument("--close", action="store_true", help="each kingdom photographed close, as eval_loose.py --close")
-    ap.add_argument("--tilt", type=tilt_degrees, metavar="DEG", help="each photo taken from a chair, as eval_loose.py "
-                    "--tilt: the camera tilted DEG/2 to DEG degrees off straight down")
+    add_camera_arguments(ap)
     args = ap.parse_args(argv)
     models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, PHONE_PER_CLASS)
     tileset = _tileset(GameRules())
@@ -182,8 +180,7 @@ def main(argv=None) -> int:
         print("no scene's kingdom found")
         return 0
     ratios, offsets = np.array(ratios), np.array(offsets)
-    drawn = ((f", scaled {args.scale}" if args.scale != 1.0 else "") + (", close" if args.close else "")
-             + (f", from a chair (tilt {args.tilt:g})" if args.tilt else ""))
+    drawn = (f", scaled {args.scale}" if args.scale != 1.0 else "") + camera_label(args)
     print(f"loose scenes: {args.scenes} (seed {args.seed}{', held-out kingdoms' if args.holdout else ''}{drawn}), "
           f"a group matching the kingdom's tiles in {read}")
     print(f"cells against their tiles ({len(ratios)}): side ratio median {np.median(ratios):.3f} "

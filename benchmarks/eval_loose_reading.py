@@ -77,7 +77,7 @@ from kscore.vision.load import Photo  # noqa: E402
 from kscore.vision.read.cells import CELL_DECODING, read_cells  # noqa: E402
 from kscore.vision.read.reader import decode_probabilities  # noqa: E402
 from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
-from eval_loose import tilt_degrees  # noqa: E402
+from eval_loose import add_camera_arguments, camera_label  # noqa: E402
 
 
 class Tally:
@@ -174,9 +174,7 @@ def main(argv=None) -> int:
                     "truth, over every square of the extent; print the tile-or-table confusion")
     ap.add_argument("--list", action="store_true", help="one line per scene not exact, and one per square of it "
                     "read wrong (the recogniser's top two terrains, its crown counts, the decoder's change)")
-    ap.add_argument("--close", action="store_true", help="each kingdom photographed close, as eval_loose.py --close")
-    ap.add_argument("--tilt", type=tilt_degrees, metavar="DEG", help="each photo taken from a chair, as eval_loose.py "
-                    "--tilt: the camera tilted DEG/2 to DEG degrees off straight down")
+    add_camera_arguments(ap)
     args = ap.parse_args(argv)
     if not (args.data / "kingdomino").is_dir():
         print(f"no such folder: {args.data / 'kingdomino'}", file=sys.stderr)
@@ -253,9 +251,8 @@ def main(argv=None) -> int:
     n = args.scenes
     kind = "held-out kingdoms" if args.holdout else "shipped models: in-sample squares"
     source = "the photo's tile mask" if args.mask else "the truth"
-    drawn = (", close" if args.close else "") + (f", from a chair (tilt {args.tilt:g})" if args.tilt else "")
-    print(f"loose scenes read at their true quads: {n} (seed {args.seed}, {kind}{drawn}), told tile or table by "
-          f"{source}")
+    print(f"loose scenes read at their true quads: {n} (seed {args.seed}, {kind}{camera_label(args)}), told tile or "
+          f"table by {source}")
     print(f"tile squares right:  terrain {total.terrain / total.tiles:.1%} (before the decoder"
           f" {raw_terrain / total.tiles:.1%}), crowns {total.crowns / max(total.off_castle, 1):.1%},"
           f" both {total.both}/{total.tiles} = {total.both / total.tiles:.1%}")
