@@ -20,12 +20,17 @@ fitted cells with the terrain read at the true quads, and the other way round:
 which of the two readings the cells' placement costs. --scale K reads every
 scene as eval_loose.py --scale does (resized by K, saved again as a JPEG), its
 true quads scaled alike: what fewer pixels a square cost the reader itself. --close and --tilt DEG draw the
-scenes eval_loose.py draws with them (a kingdom photographed close; from a chair).
+scenes eval_loose.py draws with them (a kingdom photographed close; from a chair). --unmatched counts the
+true tiles no tile cell matched, by kind: beside a cell the finder calls maybe or table (and how many of
+those the tile mask calls surely tile at their true quad: the calls its cells' placement costs), or more
+than half a square from every cell of the group (rows slid past the lattice's reach, the extent cut short),
+and the tile cells that lie on no tile.
 
     python benchmarks/eval_loose_cells.py --scenes 100 --seed 7 --holdout --models /tmp/holdout/recognition.npz
     python benchmarks/eval_loose_cells.py --scenes 100 --seed 7 --holdout --models FILE --shift 0.05
     python benchmarks/eval_loose_cells.py --scenes 100 --seed 580 --holdout --models FILE --split --scale 0.6
     python benchmarks/eval_loose_cells.py --scenes 100 --seed 629 --holdout --models FILE --split --close --tilt 25
+    python benchmarks/eval_loose_cells.py --scenes 100 --seed 629 --holdout --models FILE --unmatched --close --tilt 25
 
 Measured on 2026-12-04 (main 043e9a9, held-out fit, seed 580, --split), exact of 99: fitted cells 84, true
 quads 87, fitted cells for crowns and true quads for terrain 83, the other way round 90. The placement costs
@@ -49,6 +54,16 @@ down 7): to the reader and to the finder's tile-or-table calls, which the true q
 points, reads 20 there). eval_loose_reading.py --close --tilt 25 splits those: told the truth's tile or
 table at the true quads the reader reads 94 of 100 exact, told the photo's tile mask 92, so they are the
 calls the finder makes at its own cells (and the tiles left without a cell), not the reader.
+
+Measured on 2026-12-06 (main 19e7df0, held-out fit, --unmatched), tiles no tile cell matched: close 629
+straight down 44 of 2194, every one beside a cell called maybe or table (1 surely tile at its true quad: the
+rest the mask's call there too, most of them 0.4, maybe, left to the reader), none far, no tile cell on
+table. From a chair (--tilt 25) 187 of 2068: 129 beside (17 surely tile at their true quad), 58 more than
+half a square from every cell in 11 scenes, and 17 tile cells on no tile; default 630 from a chair 154 of
+2204: 114 beside (6), 40 far in 9 scenes, 22 on no tile. So from a chair the placement loses whole rows or
+columns in about a tenth of the scenes (hand-laid rows slid half a square from their neighbours, past the
+lattice's quarter-square reach, drawn and looked at) and few calls: a placement that starts from each tile,
+not from one lattice, is what would win them.
 """
 
 from __future__ import annotations
@@ -69,7 +84,7 @@ from kscore.game.rules import GameRules  # noqa: E402
 from kscore.lab.holdout import PHONE_PER_CLASS, add_scene_arguments, scene_bank  # noqa: E402
 from kscore.lab.loose_scenes import make_loose_scene  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
-from kscore.vision.find.loose import TILE_SHARE, find_loose  # noqa: E402
+from kscore.vision.find.loose import TILE_SHARE, find_loose, mask_shares  # noqa: E402
 from kscore.vision.load import Photo  # noqa: E402
 from kscore.vision.read.cells import (apply_mask, cell_probabilities, decode_cells,  # noqa: E402
                                       read_cells)
@@ -95,6 +110,24 @@ def matched_cells(group, tiles: list[np.ndarray], pitch: float) -> dict:
         if distance[j] < 0.5 * pitch:
             out[keys[j]] = i
     return out
+
+
+def unmatched_tiles(group, tiles: list[np.ndarray], matched: dict, pitch: float) -> tuple[list[int], list[int]]:
+    """The true tiles no tile cell matched (matched_cells), in two kinds: (beside a cell the finder calls maybe
+    or table, its centre within half a square; more than half a square from every cell the group has).
+
+    The first are the finder's tile-or-table calls (or the mask's, where the tile's true quad is no surer);
+    the second its placement: a row or column slid past the lattice's reach, or the extent cut short.
+    """
+    hit = set(matched.values())
+    centres = np.array([np.asarray(q).mean(axis=0) for q in group.cells.values()]).reshape(-1, 2)
+    beside, far = [], []
+    for i, tile in enumerate(tiles):
+        if i in hit:
+            continue
+        near = len(centres) and np.linalg.norm(centres - tile.mean(axis=0), axis=1).min() < 0.5 * pitch
+        (beside if near else far).append(i)
+    return beside, far
 
 
 def sent_scene(scene, scale: float):
@@ -132,6 +165,9 @@ def main(argv=None) -> int:
     ap.add_argument("--shift", type=float, default=0.0, help="also read at the true quads moved by this much (squares)")
     ap.add_argument("--list", action="store_true", help="the scenes whose two readings score differently")
     ap.add_argument("--split", action="store_true", help="also decode from one cut's crowns and the other's terrain")
+    ap.add_argument("--unmatched", action="store_true", help="also count the tiles no tile cell matched, by kind: "
+                    "beside a cell called maybe or table (and of those, surely tile at their true quad), or "
+                    "more than half a square from every cell")
     ap.add_argument("--scale", type=scale_factor, default=1.0, help="read each scene resized by this factor and "
                     "saved again as a JPEG, as eval_loose.py --scale does")
     add_camera_arguments(ap)
@@ -144,6 +180,8 @@ def main(argv=None) -> int:
     if args.shift:
         exact[f"true quads moved {args.shift}"] = 0
     read = 0
+    unmatched = {"tiles": 0, "beside": 0, "beside, surely tile at the true quad": 0, "far": 0, "scenes with far": 0,
+                 "tile cells on no tile": 0}
     for s in range(args.scenes):
         scene = sent_scene(make_loose_scene(bank, rng, close=args.close, tilt=args.tilt), args.scale)
         photo = Photo(Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0]))
@@ -158,6 +196,15 @@ def main(argv=None) -> int:
             cell = np.asarray(group.cells[key])
             ratios.append(side(cell) / side(tiles[i]))
             offsets.append(float(np.linalg.norm(cell.mean(axis=0) - tiles[i].mean(axis=0))) / scene.pitch)
+        if args.unmatched:
+            beside, far = unmatched_tiles(group, tiles, matched, scene.pitch)
+            at_true = mask_shares(photo, {i: tiles[i] for i in beside}, scene.pitch) if beside else {}
+            unmatched["tiles"] += len(tiles)
+            unmatched["beside"] += len(beside)
+            unmatched["beside, surely tile at the true quad"] += sum(t >= TILE_SHARE for t in at_true.values())
+            unmatched["far"] += len(far)
+            unmatched["scenes with far"] += bool(far)
+            unmatched["tile cells on no tile"] += sum(t >= TILE_SHARE for t in group.tile.values()) - len(matched)
         size = frame_size(group.extent)
         cells = {"fitted cells": dict(group.cells),
                  "true quads": {**group.cells, **{k: tiles[i] for k, i in matched.items()}}}
@@ -188,6 +235,12 @@ def main(argv=None) -> int:
           f"centre offset median {np.median(offsets):.3f} of a square (90th pct {np.percentile(offsets, 90):.3f})")
     for name, count in exact.items():
         print(f"exact scores read at the {name}: {count}/{read}")
+    if args.unmatched:
+        u = unmatched
+        surely, astray = u["beside, surely tile at the true quad"], u["tile cells on no tile"]
+        print(f"tiles no tile cell matched: {u['beside'] + u['far']} of {u['tiles']}; {u['beside']} beside a cell "
+              f"called maybe or table ({surely} surely tile at their true quad), {u['far']} more than half a square "
+              f"from every cell (in {u['scenes with far']} scenes); tile cells on no tile: {astray}")
     return 0
 
 

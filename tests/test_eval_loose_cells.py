@@ -38,6 +38,17 @@ def test_tile_cells_match_the_tile_under_them_and_table_cells_none():
     assert cells_bench.side(_square(0, 0, 12)) == 12.0
 
 
+def test_tiles_no_tile_cell_matched_are_told_apart_by_how_far_the_nearest_cell_lies():
+    group = SimpleNamespace(cells={(0, 0): _square(0, 0), (0, 1): _square(11, 1), (0, 2): _square(22, 0)},
+                            tile={(0, 0): 1.0, (0, 1): 0.4, (0, 2): 0.1})  # (0, 1) maybe tile, (0, 2) table
+    tiles = [_square(1, 0), _square(12, 0), _square(26, 0), _square(40, 0), _square(60, 60)]
+    matched = cells_bench.matched_cells(group, tiles, pitch=10.0)
+    assert matched == {(0, 0): 0}
+    # Tiles 1 and 2 lie under a cell the finder called maybe or table; tile 3 (a row slid 0.7 of a square past
+    # the last cell) and tile 4 (past the extent) have no cell within half a square.
+    assert cells_bench.unmatched_tiles(group, tiles, matched, pitch=10.0) == ([1, 2], [3, 4])
+
+
 def test_a_scene_sent_smaller_keeps_its_true_quads_on_its_prints():
     image = cv2.imread(str(PROJECT / "tests" / "data" / "loose" / "mine_on_rug.jpg"))
     quad = _square(200, 150, 120)
@@ -69,7 +80,7 @@ def test_the_split_readings_of_one_cut_are_its_reading():
 def test_scenes_photographed_close_from_a_chair_are_measured_as_eval_loose_draws_them(kingdomino_data, capsys):
     """--close and --tilt draw the scenes eval_loose.py draws with them (the same seed, the same scenes): where
     the finder cuts a kingdom's squares from a chair, and what that costs, is measured on those."""
-    base = ["--data", str(kingdomino_data.parent), "--scenes", "1", "--seed", "629", "--close"]
+    base = ["--data", str(kingdomino_data.parent), "--scenes", "1", "--seed", "629", "--close", "--unmatched"]
     straight, chair = straight_and_from_a_chair(cells_bench.main, base, capsys)
     assert "loose scenes: 1 (seed 629, close), a group matching the kingdom's tiles in 1" in straight
     assert "(seed 629, close, from a chair (tilt 25)), a group matching the kingdom's tiles in 1" in chair
@@ -79,3 +90,6 @@ def test_scenes_photographed_close_from_a_chair_are_measured_as_eval_loose_draws
 
     # The same kingdom drawn and seen another way: its tiles and their cells are not where they were.
     assert cells_line(straight) != cells_line(chair)
+    # Its 41 tiles counted both ways; straight down (the shipped models) each has its own tile cell.
+    assert "tiles no tile cell matched: 0 of 41; 0 beside" in straight
+    assert " of 41; " in chair
