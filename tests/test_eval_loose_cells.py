@@ -39,14 +39,17 @@ def test_tile_cells_match_the_tile_under_them_and_table_cells_none():
 
 
 def test_tiles_no_tile_cell_matched_are_told_apart_by_how_far_the_nearest_cell_lies():
-    group = SimpleNamespace(cells={(0, 0): _square(0, 0), (0, 1): _square(11, 1), (0, 2): _square(22, 0)},
-                            tile={(0, 0): 1.0, (0, 1): 0.4, (0, 2): 0.1})  # (0, 1) maybe tile, (0, 2) table
-    tiles = [_square(1, 0), _square(12, 0), _square(26, 0), _square(40, 0), _square(60, 60)]
+    group = SimpleNamespace(cells={(0, 0): _square(0, 0), (0, 1): _square(11, 1), (0, 2): _square(22, 0),
+                                   (1, 0): _square(6, 11)},
+                            tile={(0, 0): 1.0, (0, 1): 0.4, (0, 2): 0.1, (1, 0): 1.0})  # (0, 1) maybe, (0, 2) table
+    tiles = [_square(1, 0), _square(12, 0), _square(26, 0), _square(40, 0), _square(60, 60),
+             _square(2, 11, 9), _square(11, 11, 9)]  # 5 and 6: two tiles laid close, a cell astride them
     matched = cells_bench.matched_cells(group, tiles, pitch=10.0)
-    assert matched == {(0, 0): 0}
-    # Tiles 1 and 2 lie under a cell the finder called maybe or table; tile 3 (a row slid 0.7 of a square past
-    # the last cell) and tile 4 (past the extent) have no cell within half a square.
-    assert cells_bench.unmatched_tiles(group, tiles, matched, pitch=10.0) == ([1, 2], [3, 4])
+    assert matched == {(0, 0): 0, (1, 0): 6}
+    # Tiles 1 and 2 lie under a cell the finder called maybe or table; tile 5 lies under half of cell (1, 0),
+    # a cell astride it and tile 6, which took the cell; tile 3 (a row slid 0.7 of a square past the last
+    # cell) and tile 4 (past the extent) have no cell within half a square.
+    assert cells_bench.unmatched_tiles(group, tiles, matched, pitch=10.0) == ([1, 2], [5], [3, 4])
 
 
 def test_a_scene_sent_smaller_keeps_its_true_quads_on_its_prints():
@@ -91,5 +94,5 @@ def test_scenes_photographed_close_from_a_chair_are_measured_as_eval_loose_draws
     # The same kingdom drawn and seen another way: its tiles and their cells are not where they were.
     assert cells_line(straight) != cells_line(chair)
     # Its 41 tiles counted both ways; straight down (the shipped models) each has its own tile cell.
-    assert "tiles no tile cell matched: 0 of 41; 0 beside" in straight
+    assert "tiles no tile cell matched: 0 of 41; 0 nearest" in straight
     assert " of 41; " in chair
