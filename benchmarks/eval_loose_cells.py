@@ -61,10 +61,9 @@ rest the mask's call there too, most of them 0.4, maybe, left to the reader), no
 table. From a chair (--tilt 25) 187 of 2068: 126 nearest a maybe or table cell (14 surely tile at their true
 quad), 3 nearest a tile cell astride them and a neighbour, 58 more than half a square from every cell in 11
 scenes, and 17 tile cells on no tile; default 630 from a chair 154 of 2204: 112 (4), 2, 40 far in 9 scenes,
-22 on no tile. So from a chair the placement loses whole rows or
-columns in about a tenth of the scenes (hand-laid rows slid half a square from their neighbours, past the
-lattice's quarter-square reach, drawn and looked at) and few calls: a placement that starts from each tile,
-not from one lattice, is what would win them.
+22 on no tile. So from a chair the placement loses whole rows or columns in about a tenth of the scenes
+(hand-laid rows slid half a square from their neighbours, past the lattice's quarter-square reach, drawn
+and looked at) and few calls: a placement that starts from each tile, not from one lattice, would win them.
 """
 
 from __future__ import annotations
