@@ -5,10 +5,10 @@ import numpy as np
 from kscore.game.kingdom import Terrain
 from kscore.game.tileset import KINGDOMINO
 from kscore.lab.dataset import load_extent_items
-from kscore.vision.read.cells import decode_cells, one_castle
+from kscore.vision.read.cells import decode_cells
 from kscore.vision.read.classes import CROWN_CLASSES, TERRAIN_CLASSES
 from kscore.vision.read.doubt import Doubt
-from kscore.vision.read.reader import decode_probabilities
+from kscore.vision.read.reader import decode_probabilities, one_castle
 from test_decoder import BOARD_1, grids, kingdom
 
 _CASTLE, _SWAMP, _FOREST = (TERRAIN_CLASSES.index(t) for t in (Terrain.CASTLE, Terrain.SWAMP, Terrain.FOREST))

@@ -15,7 +15,7 @@ recogniser reads as usual. Two things differ from reading a rectified board:
   is whole there, where the cell's own cut halves it.
 
 The decoder places the kingdom's one castle. Only when its answer still holds
-several castles is the castle kept as an option on one square only (one_castle)
+several castles is the castle kept as an option on one square only (reader.one_castle)
 and the kingdom decoded again: done first, it took the castle away from the
 true castle's square whenever another looked more like one (a veiled swamp
 with two crowns) and made the decoder put it on the wrong square. A square's
@@ -24,6 +24,8 @@ the doubt bars were chosen on the recogniser's own top probability, and taking
 a castle's share away and renormalising makes a confidence it never had (a
 glare-veiled forest read castle 0.48 / swamp 0.48 becomes swamp 0.92, over the
 bar; photos-loose step 3).
+A square that lost the castle that way is marked `?` all the same, and said
+(reader.decoded_reading).
 """
 
 from __future__ import annotations
@@ -37,14 +39,14 @@ from kscore.game.kingdom import Terrain
 from kscore.game.tileset import TileSet
 from kscore.vision.geometry import scaled_quad
 from kscore.vision.read.cell_crowns import crown_probabilities_in_place
-from kscore.vision.read.classes import CASTLE, CROWN_CLASSES, EMPTY, TERRAIN_CLASSES
+from kscore.vision.read.classes import CROWN_CLASSES, EMPTY, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import crown_probability, find_candidates
 from kscore.vision.read.decoder import DEFAULT_SETTINGS
 from kscore.vision.read.doubt import Doubt
 from kscore.vision.read.features import SQUARE_PX, prepared_and_gain, terrain_features
 from kscore.vision.read.model import Models
-from kscore.vision.read.reader import BoardReading, as_table, decode_probabilities, default_models
+from kscore.vision.read.reader import BoardReading, as_table, decoded_reading, default_models
 
 #: A kingdom read tile by tile has its crown counter weighed against the box tempered: its log-probabilities
 #: divided by this (decoder.DecoderSettings.crown_temperature). The counter is calibrated on the boards it
@@ -112,23 +114,6 @@ def _crown_probabilities(prepared: np.ndarray, size: int, models: Models) -> np.
     crowns = models.count.predict_full(
         square_summaries(candidates, crown_probability(models.candidate, candidates), size), len(CROWN_CLASSES))
     return crowns.reshape(size, size, -1)
-
-
-def one_castle(terrain: np.ndarray) -> None:
-    """Keep the castle as an option on the square most like it only (in place): a kingdom has one.
-
-    A glare-washed forest or a tile with a house can look like the castle; when
-    the decoder still keeps a reading with several castles (repairing it cost
-    too much), this settles it: a second castle must never be invented. Not
-    before the decoder: the square most like the castle is not always it.
-    """
-    flat = terrain.reshape(-1, terrain.shape[-1])
-    if flat[:, CASTLE].max() <= 0:
-        return
-    best = int(np.argmax(flat[:, CASTLE]))
-    others = np.arange(len(flat)) != best
-    flat[others, CASTLE] = 0.0
-    flat[others] /= np.maximum(flat[others].sum(axis=1, keepdims=True), 1e-12)
 
 
 def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile: dict[tuple[int, int], float],
@@ -199,25 +184,9 @@ def counted_again(reading: BoardReading, image: np.ndarray, cells: dict, tiles: 
 
 def decode_cells(terrain: np.ndarray, crowns: np.ndarray, tileset: TileSet | None, name: str = "",
                  doubt: Doubt | None = None) -> BoardReading:
-    """The kingdom from its cells' probabilities (the tile mask applied): the decoder places the one castle.
-
-    Only when it keeps a reading with several castles (repairing it cost too much) is the castle left
-    on the square most like it (one_castle) and the kingdom decoded again: never a second castle.
-    Held-out kingdoms at their true quads (eval_loose_reading, dev seeds 13, 2, 41, 5, 7, 317; the
-    same 600 scenes' probabilities decoded both ways), one_castle first -> only as the fallback: exact
-    573 -> 575, readings without exactly one castle 15 -> 3, tile squares read right and decoded wrong
-    3 -> 0 (two castles read right and a swamp with two crowns: the castle put on another square), wrong
-    ones decoded right 146 -> 158.
-    """
-    kingdom, changes, by_bars = decode_probabilities(terrain, crowns, tileset, name, doubt, settings=CELL_DECODING)
-    if len(kingdom.castles()) > 1:
-        settled = terrain.copy()
-        one_castle(settled)
-        # The bars are still held against what the recogniser and the mask said (seen_terrain).
-        kingdom, changes, by_bars = decode_probabilities(settled, crowns, tileset, name, doubt, seen_terrain=terrain,
-                                                         settings=CELL_DECODING)
-        terrain = settled
-    return BoardReading(kingdom, terrain, crowns, changes, doubt, by_bars)
+    """The kingdom from its cells' probabilities (the tile mask applied), decoded as a grid's is
+    (reader.decoded_reading: never a second castle) with the search settings of the tile path."""
+    return decoded_reading(terrain, crowns, tileset, name, doubt, settings=CELL_DECODING)
 
 
 def apply_mask(terrain: np.ndarray, crowns: np.ndarray, tile: dict[tuple[int, int], float],

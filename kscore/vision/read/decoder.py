@@ -215,7 +215,8 @@ def _type_logp(joint: np.ndarray, types: tuple[SquareType, ...]) -> np.ndarray:
     return np.stack(cols, axis=-1).reshape(n * n, len(types))
 
 
-def _describe(square_type: SquareType) -> str:
+def describe(square_type: SquareType) -> str:
+    """A square type in a player's words: "forest, 1 crown", "lake, no crown", "castle"."""
     terrain, crowns = square_type
     if terrain in (Terrain.CASTLE, Terrain.EMPTY):
         return terrain.value
@@ -441,7 +442,7 @@ def _said_demoted(decoding: Decoding, joint: np.ndarray, demoted: list[int], cos
         kingdom = kingdom.with_square(position, replace(square, uncertain=True))
         changes.append(
             f"{square_name(position)}: read as castle ({p_castle[i]:.0%} sure), changed to "
-            f"{_describe((square.terrain, square.crowns))}: a kingdom has exactly one castle and "
+            f"{describe((square.terrain, square.crowns))}: a kingdom has exactly one castle and "
             f"{len(demoted) + 1} were read; {where}"
         )
     return replace(decoding, kingdom=kingdom, changes=changes, cost=cost)
@@ -597,8 +598,8 @@ def _change_sentences(raw_types, chosen_types, raw_lp, lp, chosen, base, box: _B
         p_raw, p_new = math.exp(raw_lp[i]), math.exp(lp[i, chosen[i]])
         # Said to a player (the CLI and the web page show it): how sure the reader was, in percent, not p=.
         out.append(
-            f"{square_name(divmod(i, n))}: read as {_describe(raw_types[i])} ({p_raw:.0%} sure), "
-            f"changed to {_describe(chosen_types[i])} ({p_new:.0%}): {why}"
+            f"{square_name(divmod(i, n))}: read as {describe(raw_types[i])} ({p_raw:.0%} sure), "
+            f"changed to {describe(chosen_types[i])} ({p_new:.0%}): {why}"
         )
     return out
 

@@ -13,12 +13,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from kscore.game.kingdom import Kingdom, Position, square_name
+from kscore.game.kingdom import Kingdom, Position, Terrain, square_name
 from kscore.game.tileset import KINGDOMINO, TileSet
 from kscore.vision.read.classes import CASTLE, CROWN_CLASSES, EMPTY, TERRAIN_CLASSES
 from kscore.vision.read.counting import square_summaries
 from kscore.vision.read.crowns import crown_probability, find_candidates
-from kscore.vision.read.decoder import DEFAULT_SETTINGS, DecoderSettings, decode
+from kscore.vision.read.decoder import DEFAULT_SETTINGS, DecoderSettings, decode, describe
 from kscore.vision.read.doubt import Doubt, mark_doubts, mark_missing_castle
 from kscore.vision.read.features import prepare, terrain_features
 from kscore.vision.read.model import Models, load_models
@@ -81,6 +81,58 @@ def decode_probabilities(terrain_probs: np.ndarray, crown_probs: np.ndarray, til
     return kingdom, list(decoding.changes) + missing, by_bars
 
 
+def one_castle(terrain: np.ndarray) -> None:
+    """Keep the castle as an option on the square most like it only (in place): a kingdom has one.
+
+    A glare-washed forest or a tile with a house can look like the castle; when
+    the decoder still keeps a reading with several castles (repairing it cost
+    too much), this settles it: a second castle must never be invented. Not
+    before the decoder: the square most like the castle is not always it.
+    """
+    flat = terrain.reshape(-1, terrain.shape[-1])
+    if flat[:, CASTLE].max() <= 0:
+        return
+    best = int(np.argmax(flat[:, CASTLE]))
+    others = np.arange(len(flat)) != best
+    flat[others, CASTLE] = 0.0
+    flat[others] /= np.maximum(flat[others].sum(axis=1, keepdims=True), 1e-12)
+
+
+def decoded_reading(terrain: np.ndarray, crowns: np.ndarray, tileset: TileSet | None, name: str = "",
+                    doubt: Doubt | None = None, settings: DecoderSettings = DEFAULT_SETTINGS) -> BoardReading:
+    """decode_probabilities' reading as a BoardReading, never with a second castle.
+
+    Only when the decoder keeps a reading with several castles (repairing it cost too much) is the castle
+    left on the square most like it (one_castle) and the kingdom decoded again; terrain is then the
+    settled probabilities. Held-out kingdoms at their true quads (eval_loose_reading, dev seeds 13, 2, 41,
+    5, 7, 317; the same 600 scenes' probabilities decoded both ways), one_castle first -> only as the
+    fallback: exact 573 -> 575, readings without exactly one castle 15 -> 3, tile squares read right and
+    decoded wrong 3 -> 0 (two castles read right and a swamp with two crowns: the castle put on another
+    square), wrong ones decoded right 146 -> 158.
+    """
+    kingdom, changes, by_bars = decode_probabilities(terrain, crowns, tileset, name, doubt, settings=settings)
+    castles = kingdom.castles()
+    if len(castles) > 1:
+        settled = terrain.copy()
+        one_castle(settled)
+        # The bars are still held against what the recogniser (and a tile mask) said (seen_terrain).
+        kingdom, changes, by_bars = decode_probabilities(settled, crowns, tileset, name, doubt, seen_terrain=terrain,
+                                                         settings=settings)
+        terrain = settled
+        # Each square that lost the castle asks the player to look, and says why (counted with the bars' marks:
+        # it asks for a look, it does not weigh one find against another).
+        kept = kingdom.castles()
+        where = f"kept on {square_name(kept[0])}, the square most like it" if kept else "none kept"
+        for p in (p for p in castles if kingdom[p].terrain is not Terrain.CASTLE):
+            square = describe((kingdom[p].terrain, kingdom[p].crowns))
+            changes.append(f"{square_name(p)}: read as castle, changed to {square}: a kingdom has exactly one castle "
+                           f"and {len(castles)} were read; {where}")
+            if not kingdom[p].uncertain:
+                kingdom = kingdom.with_square(p, replace(kingdom[p], uncertain=True))
+                by_bars = by_bars | {p}
+    return BoardReading(kingdom, terrain, crowns, changes, doubt, frozenset(by_bars))
+
+
 def read_board(
     image_bgr: np.ndarray,
     size: int = 5,
@@ -98,9 +150,7 @@ def read_board(
     terrain_probs, crown_probs = square_probabilities(image_bgr, size, models, with_crowns=crowns is None)
     crown_probs = crowns.copy() if crowns is not None else crown_probs
     as_table(terrain_probs, crown_probs, [p for p in table if int(np.argmax(terrain_probs[p])) != CASTLE])
-    doubt = Doubt.from_info(models.info)
-    kingdom, changes, by_bars = decode_probabilities(terrain_probs, crown_probs, tileset, name, doubt)
-    return BoardReading(kingdom, terrain_probs, crown_probs, changes, doubt, by_bars)
+    return decoded_reading(terrain_probs, crown_probs, tileset, name, Doubt.from_info(models.info))
 
 
 def as_table(terrain: np.ndarray, crowns: np.ndarray, squares) -> None:
@@ -145,4 +195,5 @@ def _box_priors(tileset: TileSet) -> tuple[np.ndarray, np.ndarray]:
     return terrain / terrain.sum(), crowns / crowns.sum()
 
 
-__all__ = ["BoardReading", "read_board", "read_with_unseen", "square_probabilities", "default_models"]
+__all__ = ["BoardReading", "decoded_reading", "one_castle", "read_board", "read_with_unseen", "square_probabilities",
+           "default_models"]
