@@ -19,6 +19,7 @@ eval_crops_empty draw them, so a seed names the same scenes there.
     python benchmarks/eval_wrong_squares.py --photos ../shared/data/photos-loose
     python benchmarks/eval_wrong_squares.py --scenes 100 --seed 13 --crowns   # where each miscounted crown lies
     python benchmarks/eval_wrong_squares.py --scenes 100 --seed 13 --holdout --models /tmp/holdout/recognition.npz
+    python benchmarks/eval_wrong_squares.py --scenes 100 --seed 636 --close --tilt 25 --holdout --models M   # from a chair
 
 --crowns (eval_loose's scenes only: they know where each square's print truly lies) prints, for every
 square whose crowns are miscounted, the path that read it (grid or cells), how far the quad read lies
@@ -51,7 +52,7 @@ from kscore.errors import NothingRecognisedError  # noqa: E402
 from kscore.game.kingdom import Square, Terrain  # noqa: E402
 from kscore.lab.dataset import load_boards  # noqa: E402
 from kscore.lab.holdout import scene_bank  # noqa: E402
-from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, SquareBank, make_loose_scene  # noqa: E402
+from kscore.lab.loose_scenes import GLARES, MORE_SURFACES, SURFACES, SquareBank  # noqa: E402
 from kscore.lab.measures import kingdom_points  # noqa: E402
 from kscore.vision.find.loose import TABLE_SHARE, TILE_SHARE  # noqa: E402
 from kscore.vision.read.classes import EMPTY, TERRAIN_CLASSES  # noqa: E402
@@ -362,11 +363,12 @@ class Table:
 
 def loose_kingdoms(args, boards):
     """(truth rows, truth score, photo) for eval_loose's scenes of this seed (--holdout: its held-out scenes)."""
+    from eval_loose import drawn_scene
+
     bank = args.bank or SquareBank.from_boards(boards, args.data / "tiles-phone" / "castle", whole_crowns=True)
     rng = np.random.default_rng(args.seed)
     for s in range(args.scenes):
-        scene = make_loose_scene(bank, rng, surface=args.on, size=args.size, dominoes=args.dominoes, glare=args.glare,
-                                 overlapping=args.overlapping, close=args.close)
+        scene = drawn_scene(args, bank, rng)
         yield f"scene {s} ({scene.surface})", scene.rows, scene.score, Photo(
             Path(f"loose{s}.jpg"), scene.image, (scene.image.shape[1], scene.image.shape[0])), scene
 
@@ -391,7 +393,7 @@ def photo_kingdoms(args, boards):
 
 
 def main(argv=None) -> int:
-    from eval_loose import _count_range
+    from eval_loose import _count_range, add_camera_arguments, camera_label
     from kscore.lab.dataset import is_extent_format
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -404,7 +406,7 @@ def main(argv=None) -> int:
     ap.add_argument("--size", type=int, choices=(5, 7))
     ap.add_argument("--on", choices=SURFACES + MORE_SURFACES, metavar="SURFACE")
     ap.add_argument("--glare", choices=GLARES)
-    ap.add_argument("--close", action="store_true", help="each kingdom photographed close (eval_loose.py --close)")
+    add_camera_arguments(ap)  # --close, --tilt
     ap.add_argument("--overlapping", action="store_true", help="the scenes as drawn before 2026-12-02, later "
                     "tiles over earlier ones (figures measured before then were on these)")
     ap.add_argument("--list", action="store_true", help="one line per wrong square")
@@ -413,6 +415,7 @@ def main(argv=None) -> int:
     ap.add_argument("--models", type=Path, help="read with this model file (with --holdout: a saved holdout fit)")
     ap.add_argument("--crowns", action="store_true", help="where each miscounted crown lies against the quad read "
                     "(eval_loose's scenes only)")
+    ap.set_defaults(painted_glare=False)  # eval_loose's drawn_scene asks; these scenes are drawn as today
     args = ap.parse_args(argv)
     args.seed = args.seed if args.seed is not None else (1 if args.crops else 2)
     if args.photos and not (args.photos / "labels.json").is_file():
@@ -450,7 +453,8 @@ def main(argv=None) -> int:
         if args.list and len(table.details) > before:
             print(f"  {name}: score {kingdom_points(kingdom)} vs {points}, {len(kingdom.uncertain())} '?';"
                   f" wrong: {', '.join(table.details[before:])}")
-    what = f"photos in {args.photos}" if args.photos else f"eval_crops_empty's crops (seed {args.seed})" if args.crops else f"eval_loose scenes: {args.scenes} (seed {args.seed})"
+    scenes = f"eval_loose scenes: {args.scenes} (seed {args.seed}{camera_label(args)})"
+    what = f"photos in {args.photos}" if args.photos else f"eval_crops_empty's crops (seed {args.seed})" if args.crops else scenes
     print(f"{what}; kingdoms found {found}, exact {found - table.wrong_scores}")
     print("\n".join(table.lines()))
     return 0
