@@ -46,7 +46,7 @@ from kscore.vision.read.decoder import DEFAULT_SETTINGS
 from kscore.vision.read.doubt import Doubt
 from kscore.vision.read.features import SQUARE_PX, prepared_and_gain, terrain_features
 from kscore.vision.read.model import Models
-from kscore.vision.read.reader import BoardReading, as_table, decoded_reading, default_models
+from kscore.vision.read.reader import BoardReading, as_table, decoded_reading, default_models, marked
 
 #: A kingdom read tile by tile has its crown counter weighed against the box tempered: its log-probabilities
 #: divided by this (decoder.DecoderSettings.crown_temperature). The counter is calibrated on the boards it
@@ -141,18 +141,6 @@ def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile
 SEEN_AS_TILE = 0.01
 
 
-def marked(reading: BoardReading, squares: list) -> BoardReading:
-    """The reading with `?` on these squares, asking the player to look: counted with the bars' marks
-    (BoardReading.marked_by_bars), not as the decoder's doubts, which weigh finds against each other."""
-    kingdom = reading.kingdom
-    squares = [p for p in squares if not kingdom[p].uncertain]
-    if not squares:
-        return reading
-    for p in squares:
-        kingdom = kingdom.with_square(p, replace(kingdom[p], uncertain=True))
-    return replace(reading, kingdom=kingdom, marked_by_bars=reading.marked_by_bars | frozenset(squares))
-
-
 #: The cut a cell's crowns are counted again in: its quad scaled about its centre by this.
 RECOUNT_SCALE = 0.9
 
@@ -201,4 +189,4 @@ def apply_mask(terrain: np.ndarray, crowns: np.ndarray, tile: dict[tuple[int, in
             terrain[r, c] /= terrain[r, c].sum()
 
 
-__all__ = ["cut_cells", "cell_probabilities", "read_cells", "counted_again", "decode_cells", "apply_mask", "marked"]
+__all__ = ["cut_cells", "cell_probabilities", "read_cells", "counted_again", "decode_cells", "apply_mask"]

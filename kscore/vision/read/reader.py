@@ -113,7 +113,7 @@ def decoded_reading(terrain: np.ndarray, crowns: np.ndarray, tileset: TileSet | 
     castles); on four eval_loose runs of 100 scenes (README, Decoder) it changed nothing else.
     """
     kingdom, changes, by_bars = decode_probabilities(terrain, crowns, tileset, name, doubt, settings=settings)
-    castles = kingdom.castles()
+    castles, moved = kingdom.castles(), []
     if len(castles) > 1:
         settled = terrain.copy()
         one_castle(settled)
@@ -121,18 +121,28 @@ def decoded_reading(terrain: np.ndarray, crowns: np.ndarray, tileset: TileSet | 
         kingdom, changes, by_bars = decode_probabilities(settled, crowns, tileset, name, doubt, seen_terrain=terrain,
                                                          settings=settings)
         terrain = settled
-        # Each square that lost the castle asks the player to look, and says why (counted with the bars' marks:
-        # it asks for a look, it does not weigh one find against another).
+        moved = [p for p in castles if kingdom[p].terrain is not Terrain.CASTLE]
         kept = kingdom.castles()
         where = f"kept on {square_name(kept[0])}, the square most like it" if kept else "none kept"
-        for p in (p for p in castles if kingdom[p].terrain is not Terrain.CASTLE):
+        for p in moved:
             square = describe((kingdom[p].terrain, kingdom[p].crowns))
             changes.append(f"{square_name(p)}: read as castle, changed to {square}: a kingdom has exactly one castle "
                            f"and {len(castles)} were read; {where}")
-            if not kingdom[p].uncertain:
-                kingdom = kingdom.with_square(p, replace(kingdom[p], uncertain=True))
-                by_bars = by_bars | {p}
-    return BoardReading(kingdom, terrain, crowns, changes, doubt, frozenset(by_bars))
+    # Each square that lost the castle asks the player to look (with the bars' marks: it weighs no find against
+    # another in the pipeline's choices).
+    return marked(BoardReading(kingdom, terrain, crowns, changes, doubt, by_bars), moved)
+
+
+def marked(reading: BoardReading, squares: list) -> BoardReading:
+    """The reading with `?` on these squares, asking the player to look: counted with the bars' marks
+    (BoardReading.marked_by_bars), not as the decoder's doubts, which weigh finds against each other."""
+    kingdom = reading.kingdom
+    squares = [p for p in squares if not kingdom[p].uncertain]
+    if not squares:
+        return reading
+    for p in squares:
+        kingdom = kingdom.with_square(p, replace(kingdom[p], uncertain=True))
+    return replace(reading, kingdom=kingdom, marked_by_bars=reading.marked_by_bars | frozenset(squares))
 
 
 def read_board(
@@ -197,5 +207,5 @@ def _box_priors(tileset: TileSet) -> tuple[np.ndarray, np.ndarray]:
     return terrain / terrain.sum(), crowns / crowns.sum()
 
 
-__all__ = ["BoardReading", "decoded_reading", "one_castle", "read_board", "read_with_unseen", "square_probabilities",
-           "default_models"]
+__all__ = ["BoardReading", "decoded_reading", "marked", "one_castle", "read_board", "read_with_unseen",
+           "square_probabilities", "default_models"]
