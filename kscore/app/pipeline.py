@@ -750,11 +750,12 @@ def with_lost_tiles(photo, kingdom, tileset, models=None):
     and the kingdom loses a row (`eval_loose.py --close --on rug --glare broad --dominoes 1-12 --seed 134`
     scene 26: a mine with 3 crowns lost, 17 points scored 10). The squares beside its tiles (LooseKingdom.ring,
     beside the cells the mask called tile, and beside those only the recogniser read as tile: a dark forest
-    beside a lake the mask was unsure of, `--tilt 25 --seed 630` scene 14) are shown to the recogniser alone; the kingdom takes them when exactly what it lacks reads as tile: one
-    square to an even count, two squares side by side (a domino) to an odd one, within its frame. One square
-    seen beside an odd count is the near half of a domino laid outward: taken, the squares beside it are read
-    and the far half must be seen there by the even rule, or neither is taken (`--close --seed 601` scene 60,
-    a forest domino on the dotted carpet). Only where every other square beside it reads clearly as table:
+    beside a lake the mask was unsure of, `--tilt 25 --seed 630` scene 14) are shown to the recogniser
+    alone; the kingdom takes them when exactly what it lacks reads as tile: one square to an even count, two
+    squares side by side (a domino) to an odd one, within its frame. One square seen beside an odd count is
+    the near half of a domino laid outward: taken, the squares beside it are read and the far half must be
+    seen there by the even rule, or neither is taken (`--close --seed 601` scene 60, a forest domino on the
+    dotted carpet). Only where every other square beside it reads clearly as table:
     on wood or a patterned cloth the table itself can read as tile (`--seed 613` scene 77: a 3x3 kingdom on
     wood grew to 5x5 over squares of wood when any odd total was taken; `--close --seed 618` scene 81, 4x3,
     grew to 4x5 by an outward "domino" of wood while two other squares beside it read P(empty) 0.011, 0.019).
@@ -765,9 +766,10 @@ def with_lost_tiles(photo, kingdom, tileset, models=None):
     _, group, reading = kingdom
     odd = tile_squares(reading.kingdom) % 2 == 1
     frame = frame_size(group.extent)
-    # Beside the tiles the mask saw (group.ring) and those only the recogniser did (a dark forest the mask
-    # half missed, a grass square laid past it).
-    read_as_tile = [p for p, square in reading.kingdom.squares() if square.terrain is not Terrain.EMPTY and p in group.cells]
+    # Beside the tiles the mask saw (group.ring) and beside those only the recogniser saw (a lake the mask
+    # was unsure of, a dark forest laid past it).
+    read_as_tile = [p for p, square in reading.kingdom.squares()
+                    if square.terrain is not Terrain.EMPTY and p in group.cells]
     group = replace(group, ring={**_outside_beside(group, read_as_tile, photo.size), **group.ring})
     ring = {p: q for p, q in group.ring.items() if max(_extent_of({**group.cells, p: q})[0]) <= frame}
     if not ring:
