@@ -33,6 +33,15 @@ every other square beside it read as table, left out).
 beside it; at its bottom left a dark forest lies beside a lake the mask was unsure of (0.4 of its cell
 tile: left to the recogniser, which reads it as lake). Only the squares beside the cells the mask called
 tile were read: on main 689fd82 the kingdom was read 5x4 without that forest.
+
+`dark_forest_inside_dotted.jpg`: a 5x5 kingdom on the dotted carpet from a chair, 11 points. The mask calls a
+dark forest inside its extent table (0.02 of its cell) and misses the crowned forest beside it and the
+grass past that: on main bafab77 it was read 4x5, 16 tile squares, the two forests read as table without the
+recogniser being asked. Both read as tile (an even count: part of what is lost), the grass is seen beside them.
+
+`wood_holes_read_as_tile.jpg`: a 5x5 kingdom on wood from a chair, 7 points, four squares of its extent empty.
+The recogniser reads such a hole as a tile (P(empty) 0.00-0.01) and the wood past the kingdom too: taken
+against the mask, the kingdom read 25 tile squares.
 """
 
 from __future__ import annotations
@@ -51,6 +60,8 @@ WOOD_READ_AS_TILE = TEST_DATA / "loose" / "wood_read_as_tile.jpg"
 LOST_ROW = TEST_DATA / "loose" / "lost_row_rug.jpg"
 OUTWARD_ALONG = TEST_DATA / "loose" / "outward_along_rug.jpg"
 LOST_FOREST = TEST_DATA / "loose" / "lost_forest_dotted.jpg"
+DARK_FOREST_INSIDE = TEST_DATA / "loose" / "dark_forest_inside_dotted.jpg"
+WOOD_HOLES = TEST_DATA / "loose" / "wood_holes_read_as_tile.jpg"
 
 
 def test_a_kingdom_read_with_an_even_count_takes_the_one_square_seen_as_a_tile_beside_it():
@@ -103,3 +114,20 @@ def test_the_squares_beside_a_tile_only_the_recogniser_saw_are_read_too():
     assert found.kingdom[(4, 0)].terrain is Terrain.FOREST
     assert found.kingdom[(4, 1)].terrain is Terrain.LAKE
     assert len(found.kingdom.castles()) == 1
+
+
+def test_a_dark_tile_the_mask_called_table_inside_the_extent_is_read_and_taken():
+    (found,) = read_photo(DARK_FOREST_INSIDE).found
+    assert found.extent == (5, 5)
+    assert found.kingdom[(1, 2)].terrain is Terrain.FOREST
+    assert found.kingdom[(0, 3)].terrain is Terrain.GRASSLAND
+    assert tile_squares(found.kingdom) == 19
+    assert score_kingdom(found.kingdom).total == 11
+
+
+def test_holes_read_as_tile_are_not_taken_where_the_table_beside_the_kingdom_reads_as_tile_too():
+    (found,) = read_photo(WOOD_HOLES).found
+    assert found.extent == (5, 5)
+    assert tile_squares(found.kingdom) == 21
+    assert [found.kingdom[p].terrain for p in ((0, 0), (0, 4), (3, 4), (4, 2))] == [Terrain.EMPTY] * 4
+    assert score_kingdom(found.kingdom).total == 7

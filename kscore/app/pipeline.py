@@ -740,62 +740,87 @@ CLEARLY_TABLE = 0.5
 PAST_IN_VIEW = 0.5
 
 
-def with_lost_tiles(photo, kingdom, tileset, models=None):
+def with_lost_tiles(photo, kingdom, tileset, models=None, provisional: bool = False):
     """A kingdom found tile by tile ((frame corners, LooseKingdom, BoardReading)) with the tiles the tile mask
-    lost beside it, read again; as it was when none is seen.
+    lost, read again; as it was when none is seen.
 
-    The box's constraint: a kingdom is its castle and whole dominoes, an odd count of tile squares. One read
-    with an even count lacks a square (or holds one too many); one read with an odd count may lack a whole
-    domino. A dark square at the kingdom's edge (a forest, a mine on a dark rug) falls out of the tile mask
-    and the kingdom loses a row (`eval_loose.py --close --on rug --glare broad --dominoes 1-12 --seed 134`
-    scene 26: a mine with 3 crowns lost, 17 points scored 10). The squares beside its tiles (LooseKingdom.ring,
-    beside the cells the mask called tile, and beside those only the recogniser read as tile: a dark forest
-    beside a lake the mask was unsure of, `--tilt 25 --seed 630` scene 14) are shown to the recogniser
-    alone; the kingdom takes them when exactly what it lacks reads as tile: one square to an even count, two
-    squares side by side (a domino) to an odd one, within its frame. One square seen beside an odd count is
-    the near half of a domino laid outward: taken, the squares beside it are read and the far half must be
-    seen there by the even rule, or neither is taken (`--close --seed 601` scene 60, a forest domino on the
-    dotted carpet). Only where every other square beside it reads clearly as table:
-    on wood or a patterned cloth the table itself can read as tile (`--seed 613` scene 77: a 3x3 kingdom on
-    wood grew to 5x5 over squares of wood when any odd total was taken; `--close --seed 618` scene 81, 4x3,
-    grew to 4x5 by an outward "domino" of wood while two other squares beside it read P(empty) 0.011, 0.019).
+    The box's constraint: a kingdom is its castle and whole dominoes, an odd count of tile squares. A dark
+    square (a forest, a mine on a dark rug) falls out of the tile mask. At the kingdom's edge it loses a row
+    (`eval_loose.py --close --on rug --glare broad --dominoes 1-12 --seed 134` scene 26: a mine with 3 crowns
+    lost, 17 points scored 10); inside its extent it is read as table, the recogniser not asked (`--close
+    --tilt 25 --on dotted --seed 641` scene 15: a dark forest at 0.02 of its cell tile, lost with the grass
+    past it). So the recogniser alone is shown the squares beside its tiles (LooseKingdom.ring, beside the
+    cells the mask called tile, and beside those only the recogniser read as tile: a dark forest beside a
+    lake the mask was unsure of, `--tilt 25 --seed 630` scene 14) and, inside its extent, the cells the mask
+    called table beside a square read as tile. What it reads as tile is taken, at most a domino outward (two
+    squares side by side), when the count comes out odd. When it comes out even, what was taken is part of
+    what is lost (the near half of a domino laid outward, `--close --seed 601` scene 60): the squares beside
+    it are read and the rest must be seen there, or nothing is taken. Where that fails with cells inside, the
+    squares outward are tried alone (a lattice astride dark tiles reads several cells inside as tile; a hole
+    reads between tile and table).
+
+    Only where every other square shown reads clearly as table: on wood or a patterned cloth the table itself
+    can read as tile (`--seed 613` scene 77: a 3x3 kingdom on wood grew to 5x5 over squares of wood when any
+    odd total was taken; `--close --seed 618` scene 81, 4x3, grew to 4x5 by an outward "domino" of wood while
+    two other squares beside it read P(empty) 0.011, 0.019). And a cell inside overrules the mask only where
+    the table beside the kingdom reads as table (two squares at least, all clearly): on wood the recogniser
+    read the hole in a 5x5 kingdom as tile (`--close --tilt 25 --seed 629` scenes 6 and 79).
     """
-    from kscore.vision.find.loose import TILE_SHARE
-    from kscore.vision.read.cells import read_cells, table_probabilities
+    from kscore.vision.find.loose import TABLE_SHARE, TILE_SHARE
+    from kscore.vision.read.cells import table_probabilities
 
     _, group, reading = kingdom
-    odd = tile_squares(reading.kingdom) % 2 == 1
     frame = frame_size(group.extent)
     # Beside the tiles the mask saw (group.ring) and beside those only the recogniser saw (a lake the mask
     # was unsure of, a dark forest laid past it).
     read_as_tile = [p for p, square in reading.kingdom.squares()
                     if square.terrain is not Terrain.EMPTY and p in group.cells]
     group = replace(group, ring={**_outside_beside(group, read_as_tile, photo.size), **group.ring})
-    ring = {p: q for p, q in group.ring.items() if max(_extent_of({**group.cells, p: q})[0]) <= frame}
-    if not ring:
+    outward = {p: q for p, q in group.ring.items() if max(_extent_of({**group.cells, p: q})[0]) <= frame}
+    beside_read = {q for p in read_as_tile for q in sides_of(p)}
+    inside = {p: group.cells[p] for p, t in group.tile.items() if t < TABLE_SHARE and p in beside_read}
+    if not outward and not inside:
         return kingdom
-    cells, (rows, cols), (dr, dc) = _moved_in_image({**group.cells, **ring}, photo)
+    beyond = {p: q for p, q in group.ring.items() if p not in outward}  # squares past its frame: table, surely
+    cells, (rows, cols), (dr, dc) = _moved_in_image({**group.cells, **outward, **beyond}, photo)
     tiles = [(r + dr, c + dc) for (r, c), t in group.tile.items() if t >= TILE_SHARE]
     table = table_probabilities(photo.image, cells, max(rows, cols), tiles, models)
-    seen = [(r, c) for r, c in ring if table[r + dr, c + dc] < LOST_TILE_SEEN]
-    if any(table[r + dr, c + dc] < CLEARLY_TABLE for r, c in ring if (r, c) not in seen):
-        return kingdom  # the table is not told from tile here (wood, a patterned cloth): nothing is sure
-    if not (len(seen) == 1 or odd and len(seen) == 2 and _side_by_side(*seen)):
-        return kingdom
-    half = odd and len(seen) == 1  # a domino laid outward: its near half; the far one is read next, beside it
-    if max(_extent_of({**group.cells, **{p: ring[p] for p in seen}})[0]) > frame:
-        return kingdom  # two squares that each keep it in its frame, but not both
+    empty = {p: float(table[p[0] + dr, p[1] + dc]) for p in {**outward, **inside, **beyond}}
+    group = replace(group, ring={**group.ring, **inside})  # where _grown finds the squares it takes
+    grown = _with_seen(photo, group, {**outward, **inside}, empty, beyond, tileset, models, provisional)
+    if grown is None and inside:
+        grown = _with_seen(photo, group, outward, empty, beyond, tileset, models, provisional)
+    return kingdom if grown is None else grown
+
+
+def _with_seen(photo, group, candidates: dict, empty: dict, beyond: dict, tileset, models, provisional: bool):
+    """with_lost_tiles for one set of candidate squares (row, col) -> quad, `empty` their P(empty) and that of
+    the squares `beyond` its frame; None when none is taken."""
+    from kscore.vision.read.cells import read_cells
+
+    seen = [p for p in candidates if empty[p] < LOST_TILE_SEEN]
+    if not seen or any(empty[p] < CLEARLY_TABLE for p in candidates if p not in seen):
+        return None  # nothing seen, or the table is not told from tile here (wood, a patterned cloth)
+    outward = [p for p in seen if p not in group.cells]
+    if len(outward) > 2 or len(outward) == 2 and not _side_by_side(*outward):
+        return None  # more than a domino outward (on a pale table, two squares of it read 0.01 and 0.02)
+    around = [empty[p] for p in {**candidates, **beyond} if p not in group.cells and p not in seen]
+    if len(outward) < len(seen) and not (len(around) >= 2 and min(around) >= CLEARLY_TABLE):
+        return None  # the mask is overruled only where the table beside the kingdom reads as table
+    if max(_extent_of({**group.cells, **{p: candidates[p] for p in seen}})[0]) > frame_size(group.extent):
+        return None  # two squares that each keep it in its frame, but not both
     grown = _grown(group, seen)
     grown_reading = read_cells(photo.image, _cells_in_image(grown, photo), grown.tile,
                                frame_size(grown.extent), tileset, "", models)
-    odd_now = tile_squares(grown_reading.kingdom) % 2 == 1
-    if len(grown_reading.kingdom.castles()) > 1 or odd_now == half:
-        return kingdom  # a second castle, or a count the box forbids (odd when whole, even with a near half)
-    if half:
-        near = (_frame_corners(grown), grown, grown_reading)
-        whole = with_lost_tiles(photo, near, tileset, models)
-        return kingdom if whole is near else whole
-    return _frame_corners(grown), grown, grown_reading
+    if len(grown_reading.kingdom.castles()) > 1:
+        return None  # a second castle
+    taken = (_frame_corners(grown), grown, grown_reading)
+    if tile_squares(grown_reading.kingdom) % 2 == 1:
+        return taken
+    if provisional or len(seen) > 2:
+        return None  # an even count the box forbids
+    whole = with_lost_tiles(photo, taken, tileset, models, provisional=True)
+    return None if whole is taken else whole
 
 
 def _side_by_side(a: tuple[int, int], b: tuple[int, int]) -> bool:
