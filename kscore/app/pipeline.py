@@ -781,7 +781,8 @@ def with_lost_tiles(photo, kingdom, tileset, models=None, provisional: bool = Fa
     inside = {p: group.cells[p] for p, t in group.tile.items() if t < TABLE_SHARE and p in beside_read}
     if not outward and not inside:
         return kingdom
-    beyond = {p: q for p, q in group.ring.items() if p not in outward}  # squares past its frame: table, surely
+    # The squares beside it past its frame are never taken; read too, they say whether the table reads as table.
+    beyond = {p: q for p, q in group.ring.items() if p not in outward}
     cells, (rows, cols), (dr, dc) = _moved_in_image({**group.cells, **outward, **beyond}, photo)
     tiles = [(r + dr, c + dc) for (r, c), t in group.tile.items() if t >= TILE_SHARE]
     table = table_probabilities(photo.image, cells, max(rows, cols), tiles, models)
