@@ -11,8 +11,8 @@ import pytest
 from kscore.lab.dataset import load_boards
 from kscore.game.kingdom import BASE_LETTERS, Kingdom, Square, Terrain, square_name
 from kscore.vision.read.classes import TERRAIN_CLASSES
-from kscore.vision.read.cells import CELL_DECODING
-from kscore.vision.read.decoder import _raw_logp, decode
+from kscore.vision.read.cells import CASTLE_PUT_BACK, CELL_DECODING
+from kscore.vision.read.decoder import DEFAULT_SETTINGS, _raw_logp, decode
 from kscore.game.tileset import KINGDOMINO, TILESETS, split_into_dominoes
 from kscore.game.scoring import score_kingdom
 from conftest import TEST_DATA
@@ -303,17 +303,37 @@ def test_a_crown_the_counter_misread_on_a_kingdom_it_never_saw_is_repaired_by_th
     assert score_kingdom(d.kingdom, check=False).total == score
 
 
-def test_a_kingdom_read_without_its_castle_asks_the_player_to_look_where_it_likeliest_is():
-    # The castle read swamp at 0.999 (castle 0.0009, the rest of the kingdom read at 0.9999): the decoder
-    # keeps a reading with no castle (at 0.99 it puts it back). Every kingdom has one: the square likeliest
-    # to be it is marked `?` and a note says where to look.
+def test_a_castle_read_as_swamp_is_put_back_when_the_kingdom_reads_none():
+    # The castle read swamp at 0.999 (castle 0.0009: 7 nats, past the margin of ln 1000), the rest of the
+    # kingdom at 0.9999: every kingdom has a castle, and with it there the kingdom is legal. For a group taken
+    # as the kingdom though it reads none (CASTLE_PUT_BACK) the castle is put back, the square marked `?` and
+    # the change said; any other reading, a grid's or a group's that may be strays, keeps none.
     from kscore.vision.read.reader import decode_probabilities
 
     truth = kingdom(BOARD_1)
     terrain, crowns = grids(truth, p=0.9999)
     close_second(terrain[2, 2], TERRAIN_CLASSES.index(Terrain.SWAMP), TERRAIN_CLASSES.index(Terrain.CASTLE),
                  p_wrong=0.999, p_true=0.0009)
-    read, changes, by_bars = decode_probabilities(terrain, crowns, KINGDOMINO)
+    for settings in (DEFAULT_SETTINGS, CELL_DECODING):
+        assert decode_probabilities(terrain, crowns, KINGDOMINO, settings=settings)[0].castles() == []
+    read, changes, _ = decode_probabilities(terrain, crowns, KINGDOMINO, settings=CASTLE_PUT_BACK)
+    assert types(read) == types(truth)
+    assert read.uncertain() == [(2, 2)]
+    assert changes == ["row 3, column 3: read as swamp, no crown, changed to castle (0.1% sure): no castle was "
+                       "read, every kingdom has one, and here it gives the likeliest kingdom the box allows"]
+
+
+def test_a_kingdom_read_without_its_castle_asks_the_player_to_look_where_it_likeliest_is():
+    # The castle read swamp at 0.999 and castle at 1e-6 (14 nats, past CASTLE_PLACED_MARGIN), the rest of the
+    # kingdom read at 0.999999: the decoder keeps a reading with no castle. Every kingdom has one: the square
+    # likeliest to be it is marked `?` and a note says where to look.
+    from kscore.vision.read.reader import decode_probabilities
+
+    truth = kingdom(BOARD_1)
+    terrain, crowns = grids(truth, p=0.999999)
+    close_second(terrain[2, 2], TERRAIN_CLASSES.index(Terrain.SWAMP), TERRAIN_CLASSES.index(Terrain.CASTLE),
+                 p_wrong=0.999, p_true=1e-6)
+    read, changes, by_bars = decode_probabilities(terrain, crowns, KINGDOMINO, settings=CASTLE_PUT_BACK)
     assert read.castles() == [] and read[2, 2].terrain is Terrain.SWAMP
     assert read.uncertain() == [(2, 2)]
     assert changes[-1] == ("no castle was read, and every kingdom has one: "

@@ -60,6 +60,10 @@ from kscore.vision.read.reader import BoardReading, as_table, decoded_reading, d
 #: took the regular cells' reading, which loses that crown (tests/test_settled_grid.py, wood75).
 CELL_CROWN_TEMPERATURE = 1.5
 CELL_DECODING = replace(DEFAULT_SETTINGS, crown_temperature=CELL_CROWN_TEMPERATURE)
+#: The same for a group taken as the kingdom though it reads no castle: the castle is put back where the box's
+#: likeliest kingdom needs it (decoder.DecoderSettings.place_castle). Only then: every group read so would
+#: have one, and a stray domino and a square with a castle put on one is a legal kingdom too.
+CASTLE_PUT_BACK = replace(CELL_DECODING, place_castle=True)
 #: A cell surely tile keeps this much of its "empty" probability (a hard 0 would make it impossible).
 NOT_EMPTY = 1e-3
 
@@ -118,18 +122,19 @@ def _crown_probabilities(prepared: np.ndarray, size: int, models: Models) -> np.
 
 def read_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], tile: dict[tuple[int, int], float],
                size: int, tileset: TileSet | None, name: str = "", models: Models | None = None,
-               surely_tile: float = 0.6, surely_table: float = 0.2) -> BoardReading:
+               surely_tile: float = 0.6, surely_table: float = 0.2, put_castle_back: bool = False) -> BoardReading:
     """The kingdom whose squares lie at `cells` (image pixels) in a size x size frame.
 
     tile: each cell's share of tile (cells missing or under surely_table are
     empty; over surely_tile, not empty). Cells outside the dict are empty.
+    put_castle_back: the kingdom has its castle (decode_cells).
     """
     models = models if models is not None else default_models()
     tiles = [p for p, t in tile.items() if t >= surely_tile]
     terrain, crowns = cell_probabilities(image, cells, size, tiles, models)
     seen_as_tile = [p for p in cells if tile.get(p, 0.0) < surely_table and terrain[p][EMPTY] < SEEN_AS_TILE]
     apply_mask(terrain, crowns, tile, surely_tile, surely_table)
-    reading = decode_cells(terrain, crowns, tileset, name, Doubt.from_info(models.info))
+    reading = decode_cells(terrain, crowns, tileset, name, Doubt.from_info(models.info), put_castle_back)
     return counted_again(marked(reading, seen_as_tile), image, cells, tiles, size, models)
 
 
@@ -171,10 +176,12 @@ def counted_again(reading: BoardReading, image: np.ndarray, cells: dict, tiles: 
 
 
 def decode_cells(terrain: np.ndarray, crowns: np.ndarray, tileset: TileSet | None, name: str = "",
-                 doubt: Doubt | None = None) -> BoardReading:
+                 doubt: Doubt | None = None, put_castle_back: bool = False) -> BoardReading:
     """The kingdom from its cells' probabilities (the tile mask applied), decoded as a grid's is
-    (reader.decoded_reading: never a second castle) with the search settings of the tile path."""
-    return decoded_reading(terrain, crowns, tileset, name, doubt, settings=CELL_DECODING)
+    (reader.decoded_reading: never a second castle) with the search settings of the tile path; put_castle_back:
+    a kingdom that reads none has its castle put back (CASTLE_PUT_BACK)."""
+    return decoded_reading(terrain, crowns, tileset, name, doubt,
+                           settings=CASTLE_PUT_BACK if put_castle_back else CELL_DECODING)
 
 
 def apply_mask(terrain: np.ndarray, crowns: np.ndarray, tile: dict[tuple[int, int], float],

@@ -102,8 +102,9 @@ def mark_missing_castle(kingdom: Kingdom, terrain_probs: np.ndarray) -> tuple[Ki
     """A kingdom read without a castle, with the tile square likeliest to be it marked `?`, and a note saying so.
 
     Every kingdom has one castle (the start tile), finished or not, so a reading without one is wrong
-    somewhere, and its score usually with it; the decoder never invents the castle, but the player should
-    be asked to look where it likeliest is. A reading with a castle, or with no tile, is returned as it is.
+    somewhere, and its score usually with it; the decoder puts it back only on a group of tiles taken as the
+    kingdom for want of one, where that makes a legal kingdom at odds the box's rule justifies
+    (decoder.CASTLE_PLACED_MARGIN), and otherwise the player should be asked to look where it likeliest is. A reading with a castle, or with no tile, is returned as it is.
 
     >>> from kscore.game.textformat import parse_square
     >>> from kscore.vision.read.classes import TERRAIN_CLASSES
