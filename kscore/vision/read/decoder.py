@@ -399,6 +399,13 @@ def tempered(probs: np.ndarray, temperature: float) -> np.ndarray:
 _CASTLE_TRIES = 4
 
 
+def _castle_odds(joint: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The joint log-probabilities per square (n*n, terrains, crowns), each square's log P(castle) and its best
+    log-probability as anything else."""
+    by_square = joint.reshape(n * n, len(TERRAIN_CLASSES), len(CROWN_CLASSES))
+    return by_square, by_square[:, CASTLE, 0], np.delete(by_square, CASTLE, axis=1).reshape(n * n, -1).max(axis=1)
+
+
 def _with_one_castle(joint, n, name, box: _Box, tileset: TileSet, settings: DecoderSettings) -> Decoding | None:
     """The cheapest legal kingdom keeping one of several squares read as castle; None if none is legal.
 
@@ -411,9 +418,7 @@ def _with_one_castle(joint, n, name, box: _Box, tileset: TileSet, settings: Deco
     whole kingdom (sim_decoder: 2-3 fewer of 540 boards corrected when the
     surest castle was kept before the search).
     """
-    by_square = joint.reshape(n * n, len(TERRAIN_CLASSES), len(CROWN_CLASSES))
-    castle = by_square[:, CASTLE, 0]
-    other = np.delete(by_square, CASTLE, axis=1).reshape(n * n, -1).max(axis=1)
+    by_square, castle, other = _castle_odds(joint, n)
     read_castle = [int(i) for i in np.nonzero(castle > other)[0]]
     if len(read_castle) < 2:
         return None
@@ -446,9 +451,7 @@ def _with_castle_placed(joint, n, name, box: _Box, tileset: TileSet, settings: D
     squares likeliest the castle takes it in turn and the search runs again for the rest (within its own
     margin). The square that takes it is marked `?` and the change said.
     """
-    by_square = joint.reshape(n * n, len(TERRAIN_CLASSES), len(CROWN_CLASSES))
-    castle = by_square[:, CASTLE, 0]
-    other = np.delete(by_square, CASTLE, axis=1).reshape(n * n, -1).max(axis=1)
+    by_square, castle, other = _castle_odds(joint, n)
     if np.any(castle > other):
         return None
     best: tuple[float, Decoding, int] | None = None
