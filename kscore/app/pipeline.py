@@ -635,15 +635,13 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False, work
     (Localisation.working), for the tile finder to start from.
     """
     from kscore.vision.find.loose import find_loose_or_uncut
-    from kscore.vision.read.cells import read_cells
 
     groups, uncut = find_loose_or_uncut(photo, working)
     if uncut and cut_by_table(photo, groups, uncut, models):
         groups = [replace(g, cut_refuted=True) for g in uncut]
     kingdoms, strays = [], []
     for group in (g for g in groups if not g.partial):
-        size = frame_size(group.extent)
-        reading = read_cells(photo.image, _cells_in_image(group, photo), group.tile, size, tileset, "", models)
+        reading = group_reading(photo, group, tileset, models)
         (kingdoms if reading.kingdom.castles() else strays).append((_frame_corners(group), group, reading))
     kingdoms, strays = castles_on_tiles(kingdoms, strays)
     if not kingdoms and strays and not _cut_kingdom_beside(groups, max(g.squares for _, g, _ in strays)):
@@ -669,15 +667,22 @@ def loose_readings(photo, tileset, models=None, with_partial: bool = False, work
             # (a castle read as swamp from a chair: `eval_loose.py --holdout --close --tilt 25 --on dotted --seed 646`
             # scene 40, a 5x4 kingdom then found); where none is likely enough, missing (the score says so).
             corners, group, _ = strays.pop(0)
-            kingdoms.append((corners, group, read_cells(photo.image, _cells_in_image(group, photo), group.tile,
-                                                        frame_size(group.extent), tileset, "", models,
-                                                        put_castle_back=True)))
+            kingdoms.append((corners, group, group_reading(photo, group, tileset, models, put_castle_back=True)))
     kingdoms = [with_lost_tiles(photo, k, tileset, models) for k in kingdoms]
     if not with_partial:
         return kingdoms, strays
     partial = tuple(PartialKingdom(rounded_corners(g.corners), g.missing, float(g.pitch))
                     for g in groups if g.partial)
     return kingdoms, strays, partial
+
+
+def group_reading(photo, group, tileset, models=None, put_castle_back: bool = False):
+    """A group found tile by tile (LooseKingdom) read where its cells lie, in its 5x5 or 7x7 frame
+    (read.cells.read_cells; put_castle_back: a kingdom reading no castle has it put back)."""
+    from kscore.vision.read.cells import read_cells
+
+    return read_cells(photo.image, _cells_in_image(group, photo), group.tile, frame_size(group.extent), tileset, "",
+                      models, put_castle_back=put_castle_back)
 
 
 def _cells_in_image(group, photo) -> dict:
@@ -802,8 +807,6 @@ def with_lost_tiles(photo, kingdom, tileset, models=None, provisional: bool = Fa
 def _with_seen(photo, group, candidates: dict, empty: dict, beyond: dict, tileset, models, provisional: bool):
     """with_lost_tiles for one set of candidate squares (row, col) -> quad, `empty` their P(empty) and that of
     the squares `beyond` its frame; None when none is taken."""
-    from kscore.vision.read.cells import read_cells
-
     seen = [p for p in candidates if empty[p] < LOST_TILE_SEEN]
     if not seen or any(empty[p] < CLEARLY_TABLE for p in candidates if p not in seen):
         return None  # nothing seen, or the table is not told from tile here (wood, a patterned cloth)
@@ -816,8 +819,7 @@ def _with_seen(photo, group, candidates: dict, empty: dict, beyond: dict, tilese
     if max(_extent_of({**group.cells, **{p: candidates[p] for p in seen}})[0]) > frame_size(group.extent):
         return None  # two squares that each keep it in its frame, but not both
     grown = _grown(group, seen)
-    grown_reading = read_cells(photo.image, _cells_in_image(grown, photo), grown.tile,
-                               frame_size(grown.extent), tileset, "", models, put_castle_back=True)
+    grown_reading = group_reading(photo, grown, tileset, models, put_castle_back=True)
     if len(grown_reading.kingdom.castles()) > 1:
         return None  # a second castle
     taken = (_frame_corners(grown), grown, grown_reading)
@@ -931,8 +933,7 @@ def castle_beside(photo, group, tileset, models=None, within_frame: bool = False
         grown = _grown(replace(group, ring=ring), castles[:1])
     else:
         grown = replace(group, tile={**group.tile, castles[0]: 1.0})
-    reading = read_cells(photo.image, _cells_in_image(grown, photo), grown.tile,
-                         frame_size(grown.extent), tileset, "", models)
+    reading = group_reading(photo, grown, tileset, models)
     return (grown, reading) if len(reading.kingdom.castles()) == 1 else None
 
 
