@@ -2,8 +2,9 @@
 (kscore.vision.read.cell_crowns).
 
 `gapped_3x4_felt.jpg` (tests/data/README.md) is a hand-laid synthetic kingdom whose grassland at row 2,
-column 1 holds two crowns by its tile's lower edge; the tile finder fits its cell a little above the print,
-and the cell cut alone (as read before 2026-12-04) shows halves of them: 0 crowns, P 0.51.
+column 1 holds two crowns by its tile's lower edge; the tile finder fitted its cell a little above the print
+(until 2026-12-07; the test now moves it there), and the cell cut alone (as read before 2026-12-04) shows
+halves of them: 0 crowns, P 0.51.
 """
 
 from __future__ import annotations
@@ -24,12 +25,15 @@ from kscore.vision.read.reader import default_models
 LOOSE = TEST_DATA / "loose"
 
 
-def _both_counts(name: str):
-    """Per tile square of the photo's largest group of tiles: crowns counted on the cell cut alone and in place."""
+def _both_counts(name: str, moved: dict | None = None):
+    """Per tile square of the photo's largest group of tiles: crowns counted on the cell cut alone and in place.
+    moved: (row, col) -> a shift (x, y, in squares) of that cell off where the finder fitted it."""
     photo = load_photo(LOOSE / name)
     group = max((g for g in find_loose(photo) if not g.partial), key=lambda g: g.squares)  # not a stray
     size = frame_size(group.extent)
     cells = {p: q / photo.scale for p, q in group.cells.items()}
+    for p, shift in (moved or {}).items():
+        cells[p] = cells[p] + np.float64(shift) * group.pitch / photo.scale
     tiles = [p for p, t in group.tile.items() if t >= TILE_SHARE]
     models = default_models()
     prepared, _, _ = _prepared(cut_cells(photo.image, cells, size), size, tiles, 100)
@@ -39,12 +43,16 @@ def _both_counts(name: str):
 
 
 def test_crowns_by_the_edge_of_a_cell_fitted_off_its_print_are_counted():
-    counts = _both_counts("gapped_3x4_felt.jpg")
+    # The finder fitted this cell a sixth of a square above its print until 2026-12-07 (loose._lattice_squared
+    # since meets its sides): moved there, as a cell fitted off its print is.
+    counts = _both_counts("gapped_3x4_felt.jpg", moved={(1, 0): (0.1, -0.16)})
     cut, in_place = counts[(1, 0)]
     assert cut < 2  # the cut alone loses them: the test tests something
     assert in_place == 2
-    # Every other square of the kingdom counts as the cut did.
-    assert all(a == b for p, (a, b) in counts.items() if p != (1, 0))
+    # Every other square of the kingdom counts as the cut did, but the castle (row 2, column 1): it bears no
+    # crown, and in place it counts none where its cut alone, fitted since 2026-12-07, took in a neighbour's.
+    assert counts[(2, 1)][1] == 0
+    assert all(a == b for p, (a, b) in counts.items() if p not in ((1, 0), (2, 1)))
 
 
 @pytest.mark.parametrize("name", ["holes_stone.jpg", "mine_on_rug.jpg", "stray_across_top_wood.jpg"])

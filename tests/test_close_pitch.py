@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 
 from kscore.app.pipeline import read_photo
+from kscore.game.kingdom import Terrain
 from kscore.game.scoring import score_kingdom
 from kscore.vision.find.loose import _period, find_loose, prominence
 from kscore.vision.load import load_photo
@@ -92,5 +93,9 @@ def test_a_lower_ripple_near_half_the_period_is_not_taken_for_the_square():
 
 @pytest.mark.parametrize("name, extent", [("from_chair_7x7_wood.jpg", (7, 7)), ("from_chair_5x5_stone.jpg", (5, 5))])
 def test_a_kingdom_from_a_chair_is_read_at_one_square_not_two(name, extent):
+    # The squares read as tiles span the kingdom, whether it was found tile by tile or as a grid (the stone one
+    # is a grid since its cells are fitted where the lattice is square: loose._lattice_squared).
     (found,) = read_photo(DATA / name).found
-    assert found.extent == extent
+    tiles = [p for p, square in found.kingdom.squares() if square.terrain is not Terrain.EMPTY]
+    rows, cols = {r for r, _ in tiles}, {c for _, c in tiles}
+    assert (max(rows) - min(rows) + 1, max(cols) - min(cols) + 1) == extent
