@@ -1196,11 +1196,14 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     frame = _Frame(np.vstack([rot, [0, 0, 1]]), size, lab, blob)
     group = _fit_group_in_frame(frame, soft, blob, pitch, pitch_only, sure, outlined)
     # From a chair the cells, upright rectangles in the frame, fit the near squares and slide off the far ones:
-    # the group is fitted again where its lattice is square, until it is, while that keeps its tiles whole.
+    # a group the band's halves show drawn from a chair (keystone_flattening) is fitted again where its lattice
+    # is square, until it is, while that keeps its tiles whole. Not on the lattice's look alone: a straight-down
+    # kingdom's noisy fits can draw it as far out of square (tests/test_false_grids.py).
     at = frame
-    chair = pitch is not None and group is not None and keystone_flattening(frame.gx, frame.gy, frame.blob, pitch) is not None
+    chair = (pitch is not None and group is not None
+             and keystone_flattening(frame.gx, frame.gy, frame.blob, pitch) is not None)
     for _ in range(SQUARINGS if chair else 0):
-        squared = None if group is None or at.lattice is None else _lattice_squared(at, lab, blob, *at.lattice)
+        squared = None if at.lattice is None else _lattice_squared(at, lab, blob, *at.lattice)
         refit = None if squared is None else _fit_group_in_frame(squared, soft, blob, pitch, None, sure, outlined)
         if refit is None or _crisp(refit) < _crisp(group):
             break
