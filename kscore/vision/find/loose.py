@@ -1196,17 +1196,21 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     frame = _Frame(np.vstack([rot, [0, 0, 1]]), size, lab, blob)
     group = _fit_group_in_frame(frame, soft, blob, pitch, pitch_only, sure, outlined)
     # From a chair the cells, upright rectangles in the frame, fit the near squares and slide off the far ones:
-    # a group the band's halves show drawn from a chair (keystone_flattening) is fitted again where its lattice
-    # is square, until it is, while that keeps its tiles whole. Not on the lattice's look alone: a straight-down
-    # kingdom's noisy fits can draw it as far out of square (tests/test_false_grids.py).
-    at = frame
-    chair = (pitch is not None and group is not None
-             and keystone_flattening(frame.gx, frame.gy, frame.blob, pitch) is not None)
-    for _ in range(SQUARINGS if chair else 0):
+    # a group whose lattice is out of square is fitted again where it is square, until it is, while that keeps
+    # its tiles whole. Its extent may change so only if the band's halves show it drawn from a chair
+    # (keystone_flattening): a straight-down kingdom's noisy fits can draw its lattice as far out of square,
+    # and refitted there it gained or lost a row (tests/test_domino_side.py, tests/test_false_grids.py).
+    at, chair = frame, None
+    for _ in range(SQUARINGS if pitch is not None and group is not None else 0):
         squared = None if at.lattice is None else _lattice_squared(at, lab, blob, *at.lattice)
         refit = None if squared is None else _fit_group_in_frame(squared, soft, blob, pitch, None, sure, outlined)
         if refit is None or _crisp(refit) < _crisp(group):
             break
+        if refit.extent != group.extent:
+            if chair is None:  # looked for only here: most refits keep their extent
+                chair = keystone_flattening(frame.gx, frame.gy, frame.blob, pitch) is not None
+            if not chair:
+                break
         group, at = refit, squared
     if group is None and pitch is not None:
         # From a chair, the near squares are larger than the far ones: a lattice of one pitch drifts half a
