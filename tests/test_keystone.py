@@ -118,6 +118,15 @@ def test_a_5x5_from_a_chair_has_every_square_cut_where_it_lies():
     assert apart.max() < 0.15, apart.max()
 
 
+def test_a_5x5_drawn_shorter_than_wide_from_a_chair_has_every_square_cut_where_it_lies():
+    # Its first lattice, square, drifted down the rows and its fits with it; the lattice through them looked
+    # square, so nothing squared it: cells 0.39 of a square off (main c386849). The band's rows' and
+    # columns' pitches show the foreshortening: it is fitted again where they are one (loose._fit_group).
+    extents, apart, _ = _cut_squares(25, seed=6, turn=-5, n=5)
+    assert extents == [(5, 5)]
+    assert apart.max() < 0.15, apart.max()
+
+
 def test_a_lattice_already_square_is_not_fitted_again():
     gx, gy, band, corners, pitch, seen = _photographed(0)
     image = cv2.cvtColor(seen, cv2.COLOR_BGR2Lab)

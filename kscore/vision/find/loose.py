@@ -159,6 +159,9 @@ REFIT_PITCH = 0.015
 # high is no pitch.
 KEYSTONE_MIN = 0.03
 KEYSTONE_SPAN = 5.5
+#: The fewest squares across a group whose whole band's rows' and columns' pitches (not its halves') are
+#: compared for a camera's foreshortening (_fit_group).
+FORESHORTENED_SPAN = 3.5
 KEYSTONE_MAX = 0.15
 RIVAL_PEAK = 0.7
 #: How far a cell's own fit may move from its lattice place (pass 1) and from the homography's (pass 2), in squares.
@@ -1201,6 +1204,20 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     # (keystone_flattening): a straight-down kingdom's noisy fits can draw its lattice as far out of square,
     # and refitted there it gained or lost a row (tests/test_domino_side.py, tests/test_false_grids.py).
     at, chair = frame, None
+    # From a chair every square is drawn shorter along the tilt than across it (~10% at 25 degrees): a square
+    # lattice laid over a 5x5 drifts a third of a square by its near row, the first fits follow it, and the
+    # lattice through them looks square, so nothing squares it. Where the band's rows' and columns' pitches
+    # show that (keystone_flattening, on groups FORESHORTENED_SPAN squares across), the group is fitted again
+    # where they are one; kept only at the same extent, as crisp, and with its cells' sides on more edge
+    # (_on_seams: kept on tile counts alone, they lost two kingdoms found over eight sets; tests/test_keystone.py).
+    if group is not None and pitch is not None:
+        stretch = keystone_flattening(frame.gx, frame.gy, frame.blob, pitch, FORESHORTENED_SPAN)
+        if stretch is not None:
+            stretched = _Frame(stretch[0] @ frame.rot, stretch[1], lab, blob)
+            again = _fit_group_in_frame(stretched, soft, blob, pitch, None, sure, outlined)
+            if (again is not None and again.extent == group.extent and _crisp(again) >= _crisp(group)
+                    and _on_seams(again, frame) > _on_seams(group, frame)):
+                group, at = again, stretched
     for _ in range(SQUARINGS if pitch is not None and group is not None else 0):
         squared = None if at.lattice is None else _lattice_squared(at, lab, blob, *at.lattice)
         refit = None if squared is None else _fit_group_in_frame(squared, soft, blob, pitch, None, sure, outlined)
@@ -1400,6 +1417,24 @@ def _scale_slope(halves: tuple[float, float, float, float], centre: float) -> fl
     return (1 - r) / (r * d2 - d1)
 
 
+def _on_seams(group, frame: _Frame) -> float:
+    """The mean edge strength along the sides of a group's tile cells, in `frame`: cells on their tiles have
+    their sides on the tiles' sides."""
+    quads = np.array([q for k, q in group.cells.items() if group.tile[k] >= TILE_SHARE])
+    if not len(quads):
+        return 0.0
+    q = cv2.perspectiveTransform(quads.reshape(1, -1, 2).astype(np.float64), frame.rot).reshape(-1, 4, 2)
+    gx = cv2.dilate(frame.gx, np.ones((1, 3), np.uint8))  # a seam within a pixel of the side counts
+    gy = cv2.dilate(frame.gy, np.ones((3, 1), np.uint8))
+    h, w = gx.shape
+    t = np.linspace(0.1, 0.9, 9)[None, :, None]
+    strength = []
+    for a, b, g in ((0, 1, gy), (1, 2, gx), (2, 3, gy), (3, 0, gx)):  # top, right, bottom, left
+        pts = np.round(q[:, a, None] + (q[:, b, None] - q[:, a, None]) * t).astype(int)
+        strength.append(g[np.clip(pts[..., 1], 0, h - 1), np.clip(pts[..., 0], 0, w - 1)])
+    return float(np.mean(strength))
+
+
 def _crisp(group) -> tuple[int, int]:
     """A group's cells surely tile, and less those the mask left in doubt: a lattice on its tiles finds
     them whole and cuts few astride tile and table."""
@@ -1446,7 +1481,7 @@ def _lattice_squared(frame, lab, blob, hom, p, src):
     return _Frame(scale @ to_lattice @ frame.rot, size, lab, blob)
 
 
-def keystone_flattening(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, p: float):
+def keystone_flattening(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, p: float, span: float = KEYSTONE_SPAN):
     """(homography, (width, height)): a map of the upright frame to one where the squares are square and one
     size (p at the group's centre), and the frame it needs; None where they already are, within KEYSTONE_MIN
     (photographed straight down: nothing changes), or too few squares show it.
@@ -1456,13 +1491,17 @@ def keystone_flattening(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, p: flo
     and bottom halves gives g across y, the columns' pitch in its left and right halves g across x, and the
     rows' and the columns' pitch over the whole band how far from square the squares are drawn. The map is
     that projection's inverse about the centre, then each axis scaled to p.
+
+    span: the fewest squares the band must span both ways; under KEYSTONE_SPAN only the foreshortening is
+    measured (the halves' pitches of a smaller group are too noisy to give the perspective).
     """
     ys, xs = np.nonzero(band)
-    if not len(xs) or min(np.ptp(xs), np.ptp(ys)) < KEYSTONE_SPAN * p:
+    if not len(xs) or min(np.ptp(xs), np.ptp(ys)) < span * p:
         return None
     across, along = (_pitch_near(_autocorrelation(g), p) for g in (gx * band, (gy * band).T))
-    rows = _halves_pitch(gx, band, p)
-    cols = _halves_pitch(gy.T, band.T, p)
+    wide = min(np.ptp(xs), np.ptp(ys)) >= KEYSTONE_SPAN * p
+    rows = _halves_pitch(gx, band, p) if wide else None
+    cols = _halves_pitch(gy.T, band.T, p) if wide else None
     cx, cy = float(xs.mean()), float(ys.mean())
     offsets = np.stack([xs - cx, ys - cy], axis=1)  # the band's pixels from its centre
     # An axis whose halves show no clear pitch is taken as flat, a side with no pitch as p: wrong only as much
