@@ -5,8 +5,9 @@ along the tilt than across it (eval_loose.py --tilt 25: a 7x7's near rows ~15% w
 tall than wide). A lattice of one square pitch over that drifts more than half a square across seven columns:
 the kingdom gained an eighth column and was refused as no kingdom (default scenes of seed 630, 3 of 100).
 The board here is drawn flat (squares of flat colour, dark gaps), then photographed by the synthetic scenes'
-pinhole camera (kscore.lab.loose_scenes.tilted_view). A group is flattened only when no lattice reads it as
-it lies (loose._fit_group).
+pinhole camera (kscore.lab.loose_scenes.tilted_view). A group is fitted again flattened when no lattice reads
+it as it lies, or stretched where its squares are drawn shorter than wide, and fitted again where its first
+lattice is square (loose._fit_group).
 """
 
 from __future__ import annotations

@@ -1198,12 +1198,7 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     rot, size = _upright_frame(blob, centre, theta, None if pitch is None else _frame_margin(pitch))
     frame = _Frame(np.vstack([rot, [0, 0, 1]]), size, lab, blob)
     group = _fit_group_in_frame(frame, soft, blob, pitch, pitch_only, sure, outlined)
-    # From a chair the cells, upright rectangles in the frame, fit the near squares and slide off the far ones:
-    # a group whose lattice is out of square is fitted again where it is square, until it is, while that keeps
-    # its tiles whole. Its extent may change so only if the band's halves show it drawn from a chair
-    # (keystone_flattening): a straight-down kingdom's noisy fits can draw its lattice as far out of square,
-    # and refitted there it gained or lost a row (tests/test_domino_side.py, tests/test_false_grids.py).
-    at, chair = frame, None
+    at = frame  # the frame the kept fit was made in: the squaring starts from its lattice
     # From a chair every square is drawn shorter along the tilt than across it (~10% at 25 degrees): a square
     # lattice laid over a 5x5 drifts a third of a square by its near row, the first fits follow it, and the
     # lattice through them looks square, so nothing squares it. Where the band's rows' and columns' pitches
@@ -1218,6 +1213,12 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
             if (again is not None and again.extent == group.extent and _crisp(again) >= _crisp(group)
                     and _on_seams(again, frame) > _on_seams(group, frame)):
                 group, at = again, stretched
+    # From a chair the cells, upright rectangles in the frame, fit the near squares and slide off the far ones:
+    # a group whose lattice is out of square is fitted again where it is square, until it is, while that keeps
+    # its tiles whole. Its extent may change so only if the band's halves show it drawn from a chair
+    # (keystone_flattening): a straight-down kingdom's noisy fits can draw its lattice as far out of square,
+    # and refitted there it gained or lost a row (tests/test_domino_side.py, tests/test_false_grids.py).
+    chair = None
     for _ in range(SQUARINGS if pitch is not None and group is not None else 0):
         squared = None if at.lattice is None else _lattice_squared(at, lab, blob, *at.lattice)
         refit = None if squared is None else _fit_group_in_frame(squared, soft, blob, pitch, None, sure, outlined)
