@@ -35,8 +35,10 @@ def test_the_shared_edge_sums_are_each_callers_own(kingdomino_data, photos_loose
     h, w = photo.shape[:2]
     turned = cv2.warpAffine(photo, cv2.getRotationMatrix2D((w / 2, h / 2), 7.5, 1.0), (w, h),
                             flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # as _fit_group turns its group
-    for image in (board, photo, turned):
-        lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    # The sharpest edges a uint8 Lab image has (0 beside 255 in every channel): the largest sums lab_edges adds.
+    checks = np.kron(np.indices((8, 8)).sum(axis=0) % 2, np.ones((5, 5), int)).astype(np.uint8) * 255
+    labs = [cv2.cvtColor(image, cv2.COLOR_BGR2Lab) for image in (board, photo, turned)] + [np.dstack([checks] * 3)]
+    for lab in labs:
         shared = lab_edges(lab)
         for own in (_loose_sums(lab), _settle_sums(lab)):
             assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(shared, own))

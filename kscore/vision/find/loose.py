@@ -686,11 +686,12 @@ def lab_edges(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(gx, gy) float32: the edge strength of a Lab image across x and across y, |Sobel| summed over its
     three channels and blurred at sigma 1 (what tile sides and seams are fitted on: SideEnergy)."""
     def across(dx: int, dy: int) -> np.ndarray:
-        g = np.abs(cv2.Sobel(lab, cv2.CV_32F, dx, dy, ksize=3))
-        # The channels added one by one: several times faster than .sum(axis=2) (a reduction over a last axis
-        # of 3 runs numpy's slow path), and the same sums: on a uint8 image Sobel gives whole numbers, exact in
-        # float32 in any order of adding (both callers pass uint8 Lab).
-        return cv2.GaussianBlur(g[..., 0] + g[..., 1] + g[..., 2], (0, 0), 1.0)
+        # On a uint8 image (both callers pass uint8 Lab) Sobel gives whole numbers of at most 4 x 255 a channel:
+        # in int16 they and their three-channel sums are exact, the same numbers float32 held, at half the
+        # memory to write and read (lab_edges twice as fast on a squared frame: 7 ms against 14-25 ms). The
+        # channels are added one by one: several times faster than .sum(axis=2) (numpy's slow path).
+        g = np.abs(cv2.Sobel(lab, cv2.CV_16S, dx, dy, ksize=3))
+        return cv2.GaussianBlur((g[..., 0] + g[..., 1] + g[..., 2]).astype(np.float32), (0, 0), 1.0)
 
     return across(1, 0), across(0, 1)
 
