@@ -82,6 +82,7 @@ kingdom has a castle (app.pipeline).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import cv2
@@ -696,12 +697,17 @@ def lab_edges(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return across(1, 0), across(0, 1)
 
 
+def seams_widened(gx: np.ndarray, gy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """lab_edges' (gx, gy) widened a pixel either way across their edges: a seam within a pixel of a
+    rectangle's side counts as on it (SideEnergy, _on_seams)."""
+    return cv2.dilate(gx, np.ones((1, 3), np.uint8)), cv2.dilate(gy, np.ones((3, 1), np.uint8))
+
+
 class SideEnergy:
     """Mean edge strength across the sides of axis-aligned rectangles, from running sums (vectorised)."""
 
     def __init__(self, gx: np.ndarray, gy: np.ndarray):
-        gx = cv2.dilate(gx, np.ones((1, 3), np.uint8))  # a seam within a pixel of the side counts
-        gy = cv2.dilate(gy, np.ones((3, 1), np.uint8))
+        gx, gy = seams_widened(gx, gy)
         self.down = np.vstack([np.zeros((1, gx.shape[1]), np.float32), np.cumsum(gx, axis=0)])
         self.along = np.hstack([np.zeros((gy.shape[0], 1), np.float32), np.cumsum(gy, axis=1)])
         self.h, self.w = gx.shape
@@ -1252,6 +1258,11 @@ class _Frame:
         self.blob = self.warp(blob)
         self.gx, self.gy = lab_edges(self.warp(lab, cv2.INTER_LINEAR, cv2.BORDER_REPLICATE))
 
+    @functools.cached_property
+    def seams(self) -> tuple[np.ndarray, np.ndarray]:
+        """gx, gy widened across their edges (seams_widened), made once: _on_seams judges two fits here."""
+        return seams_widened(self.gx, self.gy)
+
     def warp(self, image: np.ndarray, flags: int = cv2.INTER_NEAREST, border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
         """The photo-sized image in this frame."""
         if self.rot[2, 0] == 0 and self.rot[2, 1] == 0:  # straight down: the upright frame's affine warp, as ever
@@ -1426,8 +1437,7 @@ def _on_seams(group, frame: _Frame) -> float:
     if not len(quads):
         return 0.0
     q = cv2.perspectiveTransform(quads.reshape(1, -1, 2).astype(np.float64), frame.rot).reshape(-1, 4, 2)
-    gx = cv2.dilate(frame.gx, np.ones((1, 3), np.uint8))  # a seam within a pixel of the side counts
-    gy = cv2.dilate(frame.gy, np.ones((3, 1), np.uint8))
+    gx, gy = frame.seams
     h, w = gx.shape
     t = np.linspace(0.1, 0.9, 9)[None, :, None]
     strength = []
