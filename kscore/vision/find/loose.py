@@ -1210,14 +1210,17 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
     # lattice laid over a 5x5 drifts a third of a square by its near row, the first fits follow it, and the
     # lattice through them looks square, so nothing squares it. Where the band's rows' and columns' pitches
     # show that (keystone_flattening, on groups FORESHORTENED_SPAN squares across), the group is fitted again
-    # where they are one; kept only at the same extent, as crisp, and with its cells' sides on more edge
-    # (_on_seams: kept on tile counts alone, they lost two kingdoms found over eight sets; tests/test_keystone.py).
+    # where they are one; kept where as crisp and with its cells' sides on more edge (_on_seams: kept on tile
+    # counts alone, they lost two kingdoms found over eight sets), at another extent too, the square lattice over
+    # rows drawn short spanning a row fewer (a 5x5 read 4x5, a 7x7 6x7; tests/test_keystone.py), if it leaves no
+    # more cells in doubt either (a 5x5 gained a row cutting tiles across: tests/test_close_pitch.py).
     if group is not None and pitch is not None:
         stretch = keystone_flattening(frame.gx, frame.gy, frame.blob, pitch, FORESHORTENED_SPAN)
         if stretch is not None:
             stretched = _Frame(stretch[0] @ frame.rot, stretch[1], lab, blob)
             again = _fit_group_in_frame(stretched, soft, blob, pitch, None, sure, outlined)
-            if (again is not None and again.extent == group.extent and _crisp(again) >= _crisp(group)
+            if (again is not None and _crisp(again) >= _crisp(group)
+                    and (again.extent == group.extent or _no_worse(_crisp(again), _crisp(group)))
                     and _on_seams(again, frame) > _on_seams(group, frame)):
                 group, at = again, stretched
     # From a chair the cells, upright rectangles in the frame, fit the near squares and slide off the far ones:
@@ -1451,6 +1454,15 @@ def _crisp(group) -> tuple[int, int]:
     them whole and cuts few astride tile and table."""
     shares = list(group.tile.values())
     return sum(t >= TILE_SHARE for t in shares), -sum(TABLE_SHARE < t < TILE_SHARE for t in shares)
+
+
+def _no_worse(crisp: tuple[int, int], than: tuple[int, int]) -> bool:
+    """Whether a fit's _crisp is at least another's on both counts: as many cells surely tile, as few in doubt.
+
+    >>> _no_worse((13, -10), (12, -7)), _no_worse((19, 0), (19, 0))
+    (False, True)
+    """
+    return crisp[0] >= than[0] and crisp[1] >= than[1]
 
 
 #: How far from square (side relative to the middle square's, cosine of the corner) a square the lattice map
