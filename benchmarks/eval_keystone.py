@@ -43,7 +43,8 @@ def main(argv=None) -> int:
                 else:
                     wrong.append(f"seed {seed} turn {turn:g}: {' '.join(f'{r}x{c}' for r, c in extents) or 'none'}")
             count = len(args.seeds) * len(args.turns)
-            print(f"{n}x{n} at {tilt:g} degrees: {read}/{count} read {n}x{n}, cells at most {worst:.2f} of a square off")
+            off = f"cells at most {worst:.2f} of a square off" if read else "none to measure"
+            print(f"{n}x{n} at {tilt:g} degrees: {read}/{count} read {n}x{n}, {off}")
             if args.list:
                 for line in wrong:
                     print(f"    {line}")
