@@ -1219,8 +1219,8 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
         if stretch is not None:
             stretched = _Frame(stretch[0] @ frame.rot, stretch[1], lab, blob)
             again = _fit_group_in_frame(stretched, soft, blob, pitch, None, sure, outlined)
-            if (again is not None and _crisp(again) >= _crisp(group)
-                    and (again.extent == group.extent or _no_worse(_crisp(again), _crisp(group)))
+            crisp, was = (None, None) if again is None else (_crisp(again), _crisp(group))
+            if (again is not None and crisp >= was and (again.extent == group.extent or _no_worse(crisp, was))
                     and _on_seams(again, frame) > _on_seams(group, frame)):
                 group, at = again, stretched
     # From a chair the cells, upright rectangles in the frame, fit the near squares and slide off the far ones:
@@ -1519,10 +1519,11 @@ def keystone_flattening(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, p: flo
     measured (the halves' pitches of a smaller group are too noisy to give the perspective).
     """
     ys, xs = np.nonzero(band)
-    if not len(xs) or min(np.ptp(xs), np.ptp(ys)) < span * p:
+    least = min(np.ptp(xs), np.ptp(ys)) if len(xs) else 0  # the band's narrower side, in pixels
+    if not len(xs) or least < span * p:
         return None
     across, along = (_pitch_near(_autocorrelation(g), p) for g in (gx * band, (gy * band).T))
-    wide = min(np.ptp(xs), np.ptp(ys)) >= KEYSTONE_SPAN * p
+    wide = least >= KEYSTONE_SPAN * p
     rows = _halves_pitch(gx, band, p) if wide else None
     cols = _halves_pitch(gy.T, band.T, p) if wide else None
     cx, cy = float(xs.mean()), float(ys.mean())
