@@ -1221,10 +1221,11 @@ def _fit_group(work, lab, grey, soft, blob, centre, pitch, pitch_only: list | No
         if stretch is not None:
             stretched = _Frame(stretch[0] @ frame.rot, stretch[1], lab, blob)
             again = _fit_group_in_frame(stretched, soft, blob, pitch, None, sure, outlined)
-            crisp, was = (None, None) if again is None else (_crisp(again), _crisp(group))
-            if (again is not None and crisp >= was and (again.extent == group.extent or _no_worse(crisp, was))
-                    and _on_seams(again, frame) > _on_seams(group, frame)):
-                group, at = again, stretched
+            if again is not None:
+                crisp, was = _crisp(again), _crisp(group)
+                if (crisp >= was and (again.extent == group.extent or _no_worse(crisp, was))
+                        and _on_seams(again, frame) > _on_seams(group, frame)):
+                    group, at = again, stretched
     # From a chair the cells, upright rectangles in the frame, fit the near squares and slide off the far ones:
     # a group whose lattice is out of square is fitted again where it is square, until it is, while that keeps
     # its tiles whole. Its extent may change so only if the band's halves show it drawn from a chair
@@ -1521,8 +1522,8 @@ def keystone_flattening(gx: np.ndarray, gy: np.ndarray, band: np.ndarray, p: flo
     measured (the halves' pitches of a smaller group are too noisy to give the perspective).
     """
     ys, xs = np.nonzero(band)
-    least = min(np.ptp(xs), np.ptp(ys)) if len(xs) else 0  # the band's narrower side, in pixels
-    if not len(xs) or least < span * p:
+    least = min(np.ptp(xs), np.ptp(ys)) if len(xs) else 0  # the band's narrower side, in pixels (none: 0)
+    if least < span * p:
         return None
     across, along = (_pitch_near(_autocorrelation(g), p) for g in (gx * band, (gy * band).T))
     wide = least >= KEYSTONE_SPAN * p
