@@ -958,6 +958,8 @@ def _groups(work: np.ndarray, fg: np.ndarray, texture: np.ndarray | None = None)
 
     A kingdom is at most 7x7 squares of one size: a piece the lattice cannot read as that holds table
     (a carpet's wedge or band of dots joined to the kingdom), as a group reaching the photo's edge may.
+    The pitch is the photo's (pitches_of); from a chair, where the columns' alone says otherwise, the groups
+    are found at both and judged by their seams (see below).
     """
     h, w = fg.shape
     mask = tile_mask(fg)
@@ -1006,7 +1008,7 @@ def _groups(work: np.ndarray, fg: np.ndarray, texture: np.ndarray | None = None)
             photo = _Frame(np.eye(3), (w, h), lab, blob)
             if _on_seams(_largest(again[0]), photo) > SEAMS_BETTER * _on_seams(_largest(found[0]), photo):
                 found = again
-        elif again[0]:
+        elif again[0]:  # nothing found at the sum's pitch: any reading beats none
             found = again
     return found
 
