@@ -16,6 +16,13 @@ centre lies at most REACH outside it: a crown just past a fitted cell's side,
 with no other cell there or another cell's side farther away, is the cell's.
 The counter then sees each cell's candidates where they lie in it (a centre
 outside kept on the side: "by the border"), as on a board cut on its grid.
+
+Cells read as table (`table`: cells.cell_probabilities passes those not surely
+tile that the recogniser reads empty) own no candidate and take none from the
+others: a cell fitted a sixth of a square inside its print at the kingdom's
+edge left the crowns by the print's outer side deepest in the table cell
+beside it, and they were lost with its reading (eval_loose --tilt 25 --seed
+630 --holdout, scene 10: a mine's two crowns at 0.11 past its cell's side).
 """
 
 from __future__ import annotations
@@ -40,11 +47,13 @@ _BLOCK = CELL + 2 * _PAD
 _UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 
 
-def crown_probabilities_in_place(image: np.ndarray, cells: dict, size: int, gain: float, models: Models) -> np.ndarray:
+def crown_probabilities_in_place(image: np.ndarray, cells: dict, size: int, gain: float, models: Models,
+                                 table=()) -> np.ndarray:
     """(size, size, len(CROWN_CLASSES)): each cell's P(0..3 crowns), its crowns found in a cut with a margin.
 
     image: the photo (BGR); cells: (row, col) -> quad (TL TR BR BL, image pixels); gain: the brightness
-    factor the board's other readings were prepared with (features.prepare).
+    factor the board's other readings were prepared with (features.prepare); table: cells known to be table
+    (read empty whatever their crowns): they own no crown (_owned).
     """
     keys = list(cells)
     to_photo = {p: cv2.getPerspectiveTransform(_UNIT, np.float32(cells[p])) for p in keys}
@@ -62,15 +71,19 @@ def crown_probabilities_in_place(image: np.ndarray, cells: dict, size: int, gain
     mosaic = cv2.convertScaleAbs(mosaic, alpha=gain)
     found = find_candidates(mosaic, models.crown_template, size, cell=_BLOCK)
     p_crown = crown_probability(models.candidate, found)
-    keep, ys, xs = _owned(found, keys, to_photo)
+    keep, ys, xs = _owned(found, keys, to_photo, table)
     owned = Candidates(ys, xs, found.response[keep], found.rotation[keep], found.scale[keep], found.patches[keep])
     counts = models.count.predict_full(square_summaries(owned, p_crown[keep], size), len(CROWN_CLASSES))
     return counts.reshape(size, size, -1)
 
 
-def _owned(found: Candidates, keys: list, to_photo: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _owned(found: Candidates, keys: list, to_photo: dict, table=()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Which candidates their cell owns (see the module's doc), and where those lie on a board cut on the
-    grid (row and column pixels at features.CELL a square; a centre outside its cell kept on the cell's side)."""
+    grid (row and column pixels at features.CELL a square; a centre outside its cell kept on the cell's side).
+
+    Cells in `table` own none and take none from the others: a crown lies on a tile, and one just past a
+    tile cell's side, inside a cell read as table, is the tile's, or else it is lost with that reading.
+    """
     r, c = found.ys // _BLOCK, found.xs // _BLOCK
     u = ((found.xs % _BLOCK) + 0.5 - _PAD) / CELL  # within the candidate's cell: the cell is [0, 1] x [0, 1]
     v = ((found.ys % _BLOCK) + 0.5 - _PAD) / CELL
@@ -82,9 +95,11 @@ def _owned(found: Candidates, keys: list, to_photo: dict) -> tuple[np.ndarray, n
             photo[here] = cv2.perspectiveTransform(np.stack([u[here], v[here]], axis=1)[None], to_photo[p])[0]
     depth = np.stack([_depth(cv2.perspectiveTransform(photo[None], np.linalg.inv(to_photo[p]))[0]) for p in keys],
                      axis=1) if len(u) else np.zeros((0, len(keys)))
+    table = set(table)
+    depth[:, [i for i, p in enumerate(keys) if p in table]] = -np.inf
     # A candidate in a cut's place with no cell (the mosaic is black there) belongs to none.
     index = {p: i for i, p in enumerate(keys)}
-    own = np.array([index.get(p, -1) for p in zip(r.tolist(), c.tolist())], np.int64)
+    own = np.array([-1 if p in table else index.get(p, -1) for p in zip(r.tolist(), c.tolist())], np.int64)
     keep = (own >= 0) & (depth.argmax(axis=1) == own) & (_depth(np.stack([u, v], axis=1)) > -REACH)
     ys = r * CELL + np.clip(np.floor(v * CELL), 0, CELL - 1).astype(np.int64)
     xs = c * CELL + np.clip(np.floor(u * CELL), 0, CELL - 1).astype(np.int64)

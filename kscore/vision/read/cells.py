@@ -82,9 +82,16 @@ def cut_cells(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], size:
 def cell_probabilities(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], size: int,
                        tiles: list[tuple[int, int]], models: Models) -> tuple[np.ndarray, np.ndarray]:
     """Per-square terrain and crown probabilities of the cells (image pixels) in a size x size frame,
-    brightness measured on the `tiles` squares only; crowns counted in cuts with a margin (cell_crowns)."""
+    brightness measured on the `tiles` squares only; crowns counted in cuts with a margin (cell_crowns).
+
+    A cell not in `tiles` that the recogniser reads as table (P(empty) over 0.5) owns no crown
+    (cell_crowns._owned): a crown lies on a tile, and one just past a tile cell's side into such a cell is the
+    tile's. The tile mask alone is not asked: it calls some tiles table (the recogniser, shown them, does not),
+    and their crowns would go to the tile beside them.
+    """
     terrain, gain = _terrain_and_gain(image, cells, size, tiles, models)
-    return terrain, crown_probabilities_in_place(image, cells, size, gain, models)
+    table = [p for p in cells if p not in set(tiles) and terrain[p][EMPTY] > 0.5]
+    return terrain, crown_probabilities_in_place(image, cells, size, gain, models, table)
 
 
 def table_probabilities(image: np.ndarray, cells: dict[tuple[int, int], np.ndarray], size: int,
