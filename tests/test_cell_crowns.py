@@ -76,13 +76,17 @@ def _found_in(cut: tuple[int, int], points) -> Candidates:
     return Candidates(ys, xs, np.ones(n), np.zeros(n, int), np.zeros(n, int), np.zeros((n, 4, 1), np.float32))
 
 
+def _two_cells(right_at: float):
+    """Two cells side by side, 100 px a square, the right one `right_at` px right of the left's (under 100:
+    overlapping it)."""
+    unit = cell_crowns._UNIT
+    quads = {(0, 0): unit * 100, (0, 1): unit * 100 + [right_at, 0]}
+    return quads, {p: cv2.getPerspectiveTransform(unit, np.float32(q)) for p, q in quads.items()}
+
+
 def test_a_candidate_belongs_to_the_cell_it_lies_deepest_in():
     # Two cells side by side in the photo, 100 px a square, a gap of 10 px between them.
-    import cv2
-
-    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-    quads = {(0, 0): unit * 100, (0, 1): unit * 100 + [110, 0]}
-    to_photo = {p: cv2.getPerspectiveTransform(unit, np.float32(q)) for p, q in quads.items()}
+    quads, to_photo = _two_cells(110)
     # Found in the left cell's cut: inside it; just past its right side, in the gap; inside the right cell;
     # below it, farther than REACH with no cell there; just below it, within REACH.
     found = _found_in((0, 0), [(0.5, 0.5), (1.04, 0.5), (1.2, 0.5), (0.5, 1.25), (0.5, 1.1)])
@@ -93,17 +97,8 @@ def test_a_candidate_belongs_to_the_cell_it_lies_deepest_in():
     assert xs[1] == CELL - 1 and ys[2] == CELL - 1
 
 
-_UNIT_SQUARE = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-
-
-def _two_cells():
-    """Two cells side by side, 100 px a square, the right one overlapping the left by a tenth of a square."""
-    quads = {(0, 0): _UNIT_SQUARE * 100, (0, 1): _UNIT_SQUARE * 100 + [90, 0]}
-    return quads, {p: cv2.getPerspectiveTransform(_UNIT_SQUARE, np.float32(q)) for p, q in quads.items()}
-
-
 def test_a_crown_past_a_cells_side_into_a_table_cell_is_the_tiles():
-    quads, to_photo = _two_cells()
+    quads, to_photo = _two_cells(90)  # the right cell overlapping the left by a tenth of a square
     # Found in the left cut 0.1 past its right side (0.2 inside the right cell), and the same crown found again
     # in the right cut.
     found = _found_in((0, 0), [(1.1, 0.5)])
@@ -118,7 +113,7 @@ def test_a_crown_past_a_cells_side_into_a_table_cell_is_the_tiles():
 
 
 def test_a_table_cell_takes_nothing_past_reach():
-    quads, to_photo = _two_cells()
+    quads, to_photo = _two_cells(90)
     found = _found_in((0, 0), [(1.3, 0.5), (0.5, 0.5)])
     keep, _, _ = cell_crowns._owned(found, list(quads), to_photo, table=[(0, 1)])
     assert keep.tolist() == [False, True]

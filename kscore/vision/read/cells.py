@@ -90,7 +90,8 @@ def cell_probabilities(image: np.ndarray, cells: dict[tuple[int, int], np.ndarra
     and their crowns would go to the tile beside them.
     """
     terrain, gain = _terrain_and_gain(image, cells, size, tiles, models)
-    table = [p for p in cells if p not in set(tiles) and terrain[p][EMPTY] > 0.5]
+    sure = set(tiles)
+    table = [p for p in cells if p not in sure and terrain[p][EMPTY] > 0.5]
     return terrain, crown_probabilities_in_place(image, cells, size, gain, models, table)
 
 
