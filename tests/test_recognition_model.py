@@ -131,3 +131,52 @@ def test_eval_cv_on_a_photo_folder_is_refused(capsys):
         main(["eval", str(TEST_DATA / "photo"), "--cv"])
     assert done.value.code == 2
     assert "labelled boards" in capsys.readouterr().err
+
+
+def _network(rng, inputs: int, classes: np.ndarray) -> model_module.Network:
+    return model_module.Network(rng.normal(size=inputs).astype(np.float32), np.ones(inputs, np.float32),
+                                (rng.normal(size=(inputs, 4)).astype(np.float32), rng.normal(size=(4, len(classes))).astype(np.float32)),
+                                (np.zeros(4, np.float32), rng.normal(size=len(classes)).astype(np.float32)), classes)
+
+
+def test_experts_add_their_logits_and_are_saved_and_loaded_whole(tmp_path):
+    """The terrain experts: the whole network on every column, the shapes one on the columns from `shapes_from`
+    on; their logits add (the shapes expert's weighed), a temperature divides the sum, and a model file keeps
+    both (one without the shapes expert, as trained before it, loads as the whole network alone)."""
+    rng = np.random.default_rng(1)
+    classes = np.array([0, 2, 3])
+    whole, shapes = _network(rng, 6, classes), _network(rng, 2, classes)
+    experts = model_module.Experts(whole, shapes, 4, 0.5)
+    x = rng.normal(size=(5, 6)).astype(np.float32)
+    assert np.allclose(experts.logits(x), whole.logits(x) + 0.5 * shapes.logits(x[:, 4:]))
+    assert np.allclose(experts.tempered(2.0).logits(x), experts.logits(x) / 2.0, atol=1e-5)
+    full = experts.predict_full(x, 4)
+    assert np.allclose(full.sum(axis=1), 1.0) and not full[:, 1].any()  # class 1 never trained
+    shipped = load_models()
+    abstaining = model_module.Experts(whole, shapes, 4, 0.5, abstains=(3,)).tempered(2.0)
+    for terrain, kind in ((experts, model_module.Experts), (abstaining, model_module.Experts),
+                          (whole, model_module.Network)):
+        folder = tmp_path / kind.__name__
+        model_module.Models(terrain, shipped.crown_template, shipped.candidate, shipped.count, shipped.info).save(folder)
+        loaded = load_models(folder).terrain
+        assert type(loaded) is kind
+        assert np.array_equal(loaded.predict_full(x, 4), terrain.predict_full(x, 4))
+
+
+def test_a_shapes_expert_that_abstains_leaves_that_class_its_odds_under_the_whole_network():
+    """Castle is the whole network's call: with the shapes expert abstaining on class 3, P(3) is the whole
+    network's (at the same temperature), while the other classes' odds move with the shapes expert's vote."""
+    rng = np.random.default_rng(2)
+    classes = np.array([0, 2, 3])
+    whole, shapes = _network(rng, 6, classes), _network(rng, 2, classes)
+    x = rng.normal(size=(50, 6)).astype(np.float32)
+    both = model_module.Experts(whole, shapes, 4, 1.0, abstains=(3,)).tempered(1.5)
+    alone = whole.tempered(1.5).predict_proba(x)
+    p = both.predict_proba(x)
+    assert np.allclose(p[:, 2], alone[:, 2], atol=1e-5)
+    assert np.allclose(p.sum(axis=1), 1.0)
+    voting = model_module.Experts(whole, shapes, 4, 1.0).tempered(1.5).predict_proba(x)
+    assert not np.allclose(voting[:, 2], alone[:, 2], atol=1e-3)  # without abstaining the vote moves it
+    odds = np.log(p[:, 0] / p[:, 1]) - np.log(alone[:, 0] / alone[:, 1])
+    s = shapes.logits(x[:, 4:])
+    assert np.allclose(odds, (s[:, 0] - s[:, 1]) / 1.5, atol=1e-3)

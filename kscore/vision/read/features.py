@@ -30,7 +30,9 @@ rise 45-110, so a per-square offset taken from the dark pixels removes little of
 it, and dark-channel dehazing left the row grey (read castle). The drawing's
 shapes survive it: a texture-only classifier (gradient orientations and local
 binary patterns of the lightness after local contrast normalisation) read all
-twelve veiled forests as forest.
+twelve veiled forests as forest. That classifier can vote beside the one on every
+feature (model.Experts, off in the shipped recipe: train.SHAPES_WEIGHT; the texture
+columns are those from COLOUR_FEATURES on).
 
 Version 11 adds two columns to a square's crown summary (counting.py): the best
 crown candidate by the square's border, inside it and just outside it, for
@@ -119,9 +121,13 @@ def _quantiles(values: np.ndarray, qs: tuple[float, ...]) -> np.ndarray:
     return s[:, idx]
 
 
+#: Columns of terrain_features that come from colour (_colour_features); the print's texture follows them.
+COLOUR_FEATURES = 33
+
+
 def terrain_features(prepared: np.ndarray, size: int, reference: np.ndarray | None = None) -> np.ndarray:
-    """Feature matrix (size*size, 33 + TEXTURE_FEATURES): colour and gradients from a prepared image (see prepare),
-    its colours balanced on `reference`, then the print's texture (print_texture)."""
+    """Feature matrix (size*size, COLOUR_FEATURES + TEXTURE_FEATURES): colour and gradients from a prepared image
+    (see prepare), its colours balanced on `reference`, then the print's texture (print_texture)."""
     return np.hstack([_colour_features(prepared, size, reference), print_texture(prepared, size)])
 
 
@@ -178,7 +184,7 @@ def _uniform_lbp(light: np.ndarray) -> np.ndarray:
 
 
 def _colour_features(prepared: np.ndarray, size: int, reference: np.ndarray | None = None) -> np.ndarray:
-    """(size*size, 33): Lab statistics, a saturation-weighted hue histogram and gradient statistics."""
+    """(size*size, COLOUR_FEATURES): Lab statistics, a saturation-weighted hue histogram and gradient statistics."""
     prepared = balanced(prepared, reference)
     lab = cv2.cvtColor(prepared, cv2.COLOR_BGR2Lab)
     hsv = cv2.cvtColor(prepared, cv2.COLOR_BGR2HSV)

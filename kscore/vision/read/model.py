@@ -8,7 +8,7 @@ tiny. Inference is a few matrix products.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -24,8 +24,25 @@ class ModelError(KscoreError):
     """The model files are missing or were made by another version of the feature code."""
 
 
+class _Softmax:
+    """Probabilities from a classifier's logits (its `logits(x)` and `classes`)."""
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        h = self.logits(x)
+        h = h - h.max(axis=1, keepdims=True)
+        e = np.exp(h)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def predict_full(self, x: np.ndarray, n_classes: int) -> np.ndarray:
+        """Probabilities over classes 0..n_classes-1 (classes never seen in training get 0)."""
+        p = self.predict_proba(x)
+        out = np.zeros((p.shape[0], n_classes), np.float32)
+        out[:, self.classes] = p
+        return out
+
+
 @dataclass(frozen=True)
-class Network:
+class Network(_Softmax):
     """Standardise, then dense layers (ReLU between), softmax at the end."""
 
     mean: np.ndarray
@@ -42,19 +59,6 @@ class Network:
             if i < len(self.weights) - 1:
                 h = np.maximum(h, 0.0)
         return h
-
-    def predict_proba(self, x: np.ndarray) -> np.ndarray:
-        h = self.logits(x)
-        h = h - h.max(axis=1, keepdims=True)
-        e = np.exp(h)
-        return e / e.sum(axis=1, keepdims=True)
-
-    def predict_full(self, x: np.ndarray, n_classes: int) -> np.ndarray:
-        """Probabilities over classes 0..n_classes-1 (classes never seen in training get 0)."""
-        p = self.predict_proba(x)
-        out = np.zeros((p.shape[0], n_classes), np.float32)
-        out[:, self.classes] = p
-        return out
 
     def tempered(self, temperature: float) -> "Network":
         """The same network with its logits divided by `temperature` (calibration)."""
@@ -92,7 +96,9 @@ class Network:
 
     @classmethod
     def from_arrays(cls, arrays, prefix: str) -> "Network":
-        n = sum(1 for k in arrays if k.startswith(f"{prefix}.w"))
+        n = 0
+        while f"{prefix}.w{n}" in arrays:
+            n += 1
         return cls(
             arrays[f"{prefix}.mean"],
             arrays[f"{prefix}.scale"],
@@ -103,10 +109,101 @@ class Network:
 
 
 @dataclass(frozen=True)
+class Experts(_Softmax):
+    """Two networks that vote on the same classes: `whole` reads every feature, `shapes` only the columns from
+    `shapes_from` on; their logits add, the shapes expert's times `shapes_weight` (a weighted product of
+    experts), so a class wins where both find it likely. The vote is tempered by `vote_temperature`.
+
+    Terrain's shapes expert reads the print's texture alone (features.print_texture), blind to colour: a veil
+    of glare or a colour cast the whole network never learnt moves the colour features, not the drawing, and
+    the texture then outvotes them (photos-loose: forests under a blue sheen read lake or castle on colour).
+
+    The classes in `abstains` (terrain: the castle) are the whole network's alone: each keeps the probability
+    the whole network gives it, tempered by `whole_temperature` as when it read terrain by itself, and the
+    vote shares out the rest. Busy drawings (stones, a grid cut across several tiles) look castle-like to
+    texture alone, and the decoder's and the localiser's choices hinge on which square is the castle.
+
+    >>> import numpy as np
+    >>> one = lambda w: Network(np.zeros(1, np.float32), np.ones(1, np.float32), (np.array([w], np.float32),),
+    ...                         (np.zeros(3, np.float32),), np.arange(3))
+    >>> both = Experts(one([0.0, 1.0, 0.0]), one([2.0, 0.0, 2.0]), 0, 1.0, abstains=(2,))
+    >>> p, alone = both.predict_proba([[1.0]])[0], one([0.0, 1.0, 0.0]).predict_proba([[1.0]])[0]
+    >>> bool(np.isclose(p[2], alone[2])), bool(p[0] > alone[0])
+    (True, True)
+    """
+
+    whole: Network
+    shapes: Network
+    shapes_from: int
+    shapes_weight: float
+    abstains: tuple[int, ...] = ()  # classes (values of `classes`) the shapes expert leaves to the whole network
+    whole_temperature: float = 1.0  # the whole network's alone (for the classes in `abstains`)
+    vote_temperature: float = 1.0
+
+    @property
+    def classes(self) -> np.ndarray:
+        return self.whole.classes
+
+    @property
+    def temperature(self) -> float:
+        return self.vote_temperature
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, np.float32)
+        return experts_vote(self.whole.logits(x), self.shapes.logits(x[:, self.shapes_from:]), self.shapes_weight,
+                            ~np.isin(self.classes, self.abstains), self.whole_temperature, self.vote_temperature)
+
+    def tempered(self, whole: float, vote: float | None = None) -> "Experts":
+        """The experts with these temperatures (the vote's the whole network's if not given)."""
+        return replace(self, whole_temperature=whole, vote_temperature=vote or whole)
+
+    def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        return {**self.whole.to_arrays(prefix), **self.shapes.to_arrays(f"{prefix}.shapes"),
+                f"{prefix}.shapes_from": np.array(self.shapes_from),
+                f"{prefix}.shapes_weight": np.array(self.shapes_weight),
+                f"{prefix}.abstains": np.array(self.abstains, np.int64),
+                f"{prefix}.whole_temperature": np.array(self.whole_temperature),
+                f"{prefix}.vote_temperature": np.array(self.vote_temperature)}
+
+    @classmethod
+    def from_arrays(cls, arrays, prefix: str) -> "Experts | Network":
+        """The experts saved under `prefix`, or the one network where a model file has no shapes expert."""
+        whole = Network.from_arrays(arrays, prefix)
+        if f"{prefix}.shapes_from" not in arrays:
+            return whole
+        return cls(whole, Network.from_arrays(arrays, f"{prefix}.shapes"), int(arrays[f"{prefix}.shapes_from"]),
+                   float(arrays[f"{prefix}.shapes_weight"]), tuple(int(c) for c in arrays[f"{prefix}.abstains"]),
+                   float(arrays[f"{prefix}.whole_temperature"]), float(arrays[f"{prefix}.vote_temperature"]))
+
+
+def experts_vote(whole: np.ndarray, shapes: np.ndarray, weight: float, voted: np.ndarray,
+                 whole_temperature: float = 1.0, vote_temperature: float = 1.0) -> np.ndarray:
+    """The logits of two experts voting (see Experts): (whole + weight * shapes) / vote_temperature on the
+    `voted` columns, scaled so that together they keep the share the whole network alone (whole /
+    whole_temperature) leaves them; the other columns are the whole network's alone.
+
+    >>> import numpy as np
+    >>> experts_vote(np.array([[0.0, 1.0]]), np.array([[3.0, 0.0]]), 0.5, np.array([True, True]))
+    array([[1.5, 1. ]])
+    """
+    vote = (whole + np.float32(weight) * shapes) / np.float32(vote_temperature)
+    if voted.all():
+        return vote
+    out = whole / np.float32(whole_temperature)
+    out[:, voted] = vote[:, voted] + _log_sum_exp(out[:, voted]) - _log_sum_exp(vote[:, voted])
+    return out
+
+
+def _log_sum_exp(z: np.ndarray) -> np.ndarray:
+    top = z.max(axis=1, keepdims=True)
+    return top + np.log(np.exp(z - top).sum(axis=1, keepdims=True))
+
+
+@dataclass(frozen=True)
 class Models:
     """Everything the reader needs: terrain classifier, crown template, crown classifiers."""
 
-    terrain: Network
+    terrain: Experts | Network
     crown_template: np.ndarray  # gray float32, search scale
     candidate: Network  # patch descriptor -> P(not crown, crown)
     count: Network  # per-square candidate summary -> P(0..3 crowns)
@@ -159,7 +256,7 @@ def load_models(path: Path | str | None = None) -> Models:
             f"this kscore computes version {FEATURE_VERSION}: rebuild it with `kscore train`"
         )
     return Models(
-        Network.from_arrays(arrays, "terrain"),
+        Experts.from_arrays(arrays, "terrain"),
         arrays["crown_template"],
         Network.from_arrays(arrays, "candidate"),
         Network.from_arrays(arrays, "count"),
