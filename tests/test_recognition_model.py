@@ -180,3 +180,38 @@ def test_a_shapes_expert_that_abstains_leaves_that_class_its_odds_under_the_whol
     odds = np.log(p[:, 0] / p[:, 1]) - np.log(alone[:, 0] / alone[:, 1])
     s = shapes.logits(x[:, 4:])
     assert np.allclose(odds, (s[:, 0] - s[:, 1]) / 1.5, atol=1e-3)
+
+
+def _samples(rng, n: int) -> list:
+    """Small kingdoms of random squares whose class shows in both the colour and the texture columns."""
+    from kscore.lab.train import Sample
+    from kscore.vision.read.classes import TERRAIN_CLASSES
+    from kscore.vision.read.features import COLOUR_FEATURES
+
+    out = []
+    for i in range(n):
+        y = rng.integers(0, len(TERRAIN_CLASSES), 9)
+        x = np.zeros((9, COLOUR_FEATURES + 6), np.float32)
+        x[:, 0] = y + rng.normal(scale=0.1, size=9)
+        x[:, COLOUR_FEATURES] = y + rng.normal(scale=0.1, size=9)
+        out.append(Sample(f"k{i}", 3, np.zeros((1, 1, 3), np.uint8), x, y, np.zeros(9, np.int64), "board"))
+    return out
+
+
+@pytest.mark.filterwarnings("ignore:Stochastic Optimizer")  # a few squares: the MLPs stop at max_iter
+def test_the_terrain_recipe_builds_the_texture_expert_only_when_it_is_given_a_weight(monkeypatch):
+    """Off (train.SHAPES_WEIGHT = 0, as shipped) the recipe fits the one network; with a weight, the experts,
+    castle left to the whole network, tempered out of fold by the whole network's temperature and the vote's."""
+    from kscore.lab import train
+    from kscore.vision.read.classes import CASTLE
+
+    samples = _samples(np.random.default_rng(3), 12)
+    alone, top, right = train._calibrated_terrain(samples, folds=3)
+    assert type(alone) is model_module.Network and len(top) == len(right) == 12 * 9
+    monkeypatch.setattr(train, "SHAPES_WEIGHT", 0.5)
+    experts, top, right = train._calibrated_terrain(samples, folds=3)
+    assert type(experts) is model_module.Experts
+    assert experts.shapes_weight == 0.5 and experts.abstains == (CASTLE,)
+    # The whole network is fitted as it is alone, and keeps that temperature for the castle.
+    assert experts.whole_temperature == pytest.approx(alone.temperature)
+    assert experts.vote_temperature > 0 and right.mean() > 0.5
