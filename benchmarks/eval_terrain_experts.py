@@ -24,25 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kscore.lab import train as T  # noqa: E402
 from kscore.vision.read.classes import TERRAIN_CLASSES  # noqa: E402
-from kscore.vision.read.features import COLOUR_FEATURES  # noqa: E402
 from kscore.vision.read.model import experts_vote  # noqa: E402
-
-
-def out_of_fold_logits(samples, folds: int):
-    """(whole logits, texture logits, truth, source) of every square, each from networks fitted without its fold."""
-    x = np.vstack([s.terrain_x for s in samples])
-    y = np.concatenate([s.terrain_y for s in samples])
-    per_sample = [s.size * s.size for s in samples]
-    fold = np.repeat(T._fold_of(samples, folds), per_sample)
-    source = np.repeat([s.source for s in samples], per_sample)
-    whole = np.full((len(y), len(TERRAIN_CLASSES)), -1e9, np.float32)
-    shapes = whole.copy()
-    for f in range(folds):
-        fit, held = fold != f, fold == f
-        net = T._fit_experts(x[fit], y[fit])
-        whole[np.ix_(held, net.classes)] = net.whole.logits(x[held])
-        shapes[np.ix_(held, net.classes)] = net.shapes.logits(x[held][:, COLOUR_FEATURES:])
-    return whole, shapes, y, source
 
 
 def log_loss(logits: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -59,7 +41,11 @@ def main(argv=None) -> int:
     with T.single_threaded():
         samples = T.load_board_samples(T.DEFAULT_BOARDS)
         samples += T.load_phone_samples(T.DEFAULT_PHONE, args.phone_per_class or None)
-        whole, shapes, y, source = out_of_fold_logits(T._terrain_samples(samples), args.folds)
+        samples = T._terrain_samples(samples)
+        whole, shapes, rows = T.out_of_fold_terrain(samples, args.folds, experts=True)
+    per_sample = [s.size * s.size for s in samples]
+    y = np.concatenate([s.terrain_y for s in samples])[rows]
+    source = np.repeat([s.source for s in samples], per_sample)[rows]
     sources = sorted(set(source))
     voted = ~np.isin(np.arange(len(TERRAIN_CLASSES)), T.SHAPES_ABSTAIN)
     whole_t = T._temperature(whole, y)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import collections
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from functools import partial
 from importlib import resources
 from pathlib import Path
 
@@ -606,26 +605,14 @@ def _calibrated_terrain(samples: list[Sample], folds: int) -> tuple[Experts | Ne
     """
     x = np.vstack([s.terrain_x for s in samples])
     y = np.concatenate([s.terrain_y for s in samples])
-    fold = np.repeat(_fold_of(samples, folds), [s.size * s.size for s in samples])
     experts = SHAPES_WEIGHT > 0
-    fit = _fit_experts if experts else partial(_fit_network, hidden=_TERRAIN_HIDDEN)
-    whole_z, shapes_z, truth = [], [], []
-    for f in range(folds):
-        train_rows, held_rows = fold != f, fold == f
-        if not held_rows.any() or len(np.unique(y[train_rows])) < 2:
-            continue
-        net = fit(x[train_rows], y[train_rows])
-        whole_z.append(_held_logits(net.whole if experts else net, x[held_rows], net.classes))
-        if experts:
-            shapes_z.append(_held_logits(net.shapes, x[held_rows][:, COLOUR_FEATURES:], net.classes))
-        truth.append(y[held_rows])
-    net = fit(x, y)
-    if not truth:
+    whole_z, shapes_z, rows = out_of_fold_terrain(samples, folds, experts)
+    net = _fit_experts(x, y) if experts else _fit_network(x, y, hidden=_TERRAIN_HIDDEN)
+    if not len(rows):
         return net, np.zeros(0), np.zeros(0, bool)
-    whole_z, truth_y = np.vstack(whole_z), np.concatenate(truth)
+    truth_y = y[rows]
     whole_t = _temperature(whole_z, truth_y)
     if experts:
-        shapes_z = np.vstack(shapes_z)
         vote_t = _temperature(whole_z + SHAPES_WEIGHT * shapes_z, truth_y)
         z = experts_vote(whole_z, shapes_z, SHAPES_WEIGHT,
                          ~np.isin(np.arange(len(TERRAIN_CLASSES)), SHAPES_ABSTAIN), whole_t, vote_t)
@@ -636,6 +623,32 @@ def _calibrated_terrain(samples: list[Sample], folds: int) -> tuple[Experts | Ne
     p = np.exp(z - z.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
     return net, p.max(axis=1), p.argmax(axis=1) == truth_y
+
+
+def out_of_fold_terrain(samples: list[Sample], folds: int, experts: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Out-of-fold terrain logits over every class, the samples in folds by kingdom or photo (_fold_of): the
+    whole network's, the texture expert's (with `experts`; else empty) and the squares' rows in the samples'
+    stacked terrain_x, in the order the logits come (a fold whose training squares hold under two classes is
+    left out)."""
+    x = np.vstack([s.terrain_x for s in samples])
+    y = np.concatenate([s.terrain_y for s in samples])
+    fold = np.repeat(_fold_of(samples, folds), [s.size * s.size for s in samples])
+    whole_z, shapes_z, rows = [], [], []
+    for f in range(folds):
+        train_rows, held_rows = fold != f, fold == f
+        if not held_rows.any() or len(np.unique(y[train_rows])) < 2:
+            continue
+        if experts:
+            net = _fit_experts(x[train_rows], y[train_rows])
+            whole_z.append(_held_logits(net.whole, x[held_rows], net.classes))
+            shapes_z.append(_held_logits(net.shapes, x[held_rows][:, COLOUR_FEATURES:], net.classes))
+        else:
+            net = _fit_network(x[train_rows], y[train_rows], hidden=_TERRAIN_HIDDEN)
+            whole_z.append(_held_logits(net, x[held_rows], net.classes))
+        rows.append(np.flatnonzero(held_rows))
+    none = np.zeros((0, len(TERRAIN_CLASSES)), np.float32)
+    return (np.vstack(whole_z) if whole_z else none, np.vstack(shapes_z) if shapes_z else none,
+            np.concatenate(rows) if rows else np.zeros(0, np.int64))
 
 
 def _held_logits(network: Network, x: np.ndarray, classes: np.ndarray) -> np.ndarray:
