@@ -215,3 +215,36 @@ def test_the_terrain_recipe_builds_the_texture_expert_only_when_it_is_given_a_we
     # The whole network is fitted as it is alone, and keeps that temperature for the castle.
     assert experts.whole_temperature == pytest.approx(alone.temperature)
     assert experts.vote_temperature > 0 and right.mean() > 0.5
+
+
+@pytest.mark.filterwarnings("ignore:Stochastic Optimizer")  # two boards: the MLPs stop at max_iter
+def test_training_terrain_alone_keeps_the_crowns_of_the_file_it_is_given(tmp_path):
+    """`kscore train --crowns-from FILE` (how the shipped file is built, models/README.md): terrain fitted anew on
+    the boards, with its bar; crown template, crown models and crown bar exactly those of FILE."""
+    from kscore.lab.train import train
+
+    shipped = load_models()
+    shipped_file = model_module.shipped_file(MODEL_FILE)
+    path = train(BOARDS, None, tmp_path, quiet=True, doubt_bars=True, crowns_from=shipped_file)
+    built = load_models(path)
+    assert np.array_equal(built.crown_template, shipped.crown_template)
+    for name in ("candidate", "count"):
+        assert getattr(built, name).to_arrays(name).keys() == getattr(shipped, name).to_arrays(name).keys()
+        for key, array in getattr(built, name).to_arrays(name).items():
+            assert np.array_equal(array, getattr(shipped, name).to_arrays(name)[key]), key
+    assert built.info["doubt"]["crowns_below"] == shipped.info["doubt"]["crowns_below"]
+    assert built.info["doubt_out_of_fold"]["crowns"] == shipped.info["doubt_out_of_fold"]["crowns"]
+    # Terrain is new: fitted on two boards and their copies (hundreds of squares), not the shipped ~30,000.
+    assert built.info["doubt_out_of_fold"]["terrain"]["right"] < 2000 < shipped.info["doubt_out_of_fold"]["terrain"]["right"]
+    assert 0 < built.info["doubt"]["terrain_below"] <= 1
+
+
+def test_train_refuses_a_crowns_file_that_is_not_there(tmp_path, capsys):
+    from kscore.app.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["train", str(BOARDS), "--no-phone", "--out", str(tmp_path),
+              "--crowns-from", str(tmp_path / "nothing.npz")])
+    assert done.value.code == 2
+    assert "no recognition model there" in capsys.readouterr().err
+    assert not (tmp_path / "recognition.npz").exists()

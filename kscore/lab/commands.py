@@ -54,7 +54,10 @@ def train_command(
     out: Optional[Path] = typer.Option(None, "--out", metavar="DIR", help="Where to write recognition.npz (default: the repo's models/); "
                                        "use another folder with KSCORE_MODELS=DIR."),
     doubt_bars: bool = typer.Option(False, "--doubt-bars", metavar="", help="Also choose the '?' bars on out-of-fold "
-                                    "readings (not in the shipped model: see the README's 'Doubt')."),
+                                    "readings (the shipped model has them: see the README's 'Doubt')."),
+    crowns_from: Optional[Path] = typer.Option(None, "--crowns-from", metavar="FILE", help="Fit terrain only and keep "
+                                               "the crown template, crown models and crown bar of this model file "
+                                               "(or folder): how the shipped file is built, see models/README.md."),
 ) -> None:
     from kscore.lab.train import train
 
@@ -71,7 +74,9 @@ def train_command(
     out = out or default_out
     print(f"training on {boards.resolve()}" + (f" + {phone_dir.resolve()}" if phone_dir else " (no phone squares)")
           + f"; the model goes to {out.resolve()}", file=sys.stderr, flush=True)
-    path = train(boards, phone_dir, out, doubt_bars=doubt_bars)
+    if crowns_from is not None and not (crowns_from.is_file() or (crowns_from / "recognition.npz").is_file()):
+        raise KscoreError(f"{crowns_from}: no recognition model there (--crowns-from takes a recognition.npz or its folder)")
+    path = train(boards, phone_dir, out, doubt_bars=doubt_bars, crowns_from=crowns_from)
     print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KB) from {boards}" + (f" + {phone_dir}" if phone_dir else ""))
 
 

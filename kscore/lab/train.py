@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kscore.errors import KscoreError
 from kscore.lab.dataset import LabelledBoard, load_boards
 from kscore.lab.hand_laid import carried, lay_by_hand
 from kscore.lab.loose_scenes import SURFACES, draw_surface
@@ -33,7 +34,7 @@ from kscore.vision.read.crowns import (TEMPLATE_SHAPE, Candidates, crown_probabi
                                       search_channel, square_of)
 from kscore.vision.read.doubt import Doubt, choose_bar
 from kscore.vision.read.features import CELL, COLOUR_FEATURES, prepare, terrain_features
-from kscore.vision.read.model import Experts, Models, Network, experts_vote, shipped_file
+from kscore.vision.read.model import Experts, Models, Network, experts_vote, load_models, shipped_file
 
 PROJECT = Path(__file__).resolve().parents[2]
 DEFAULT_BOARDS = PROJECT.parent / "shared" / "data" / "kingdomino"
@@ -803,17 +804,37 @@ def assembled(samples: list[Sample], terrain: Experts | Network, terrain_top: np
     return Models(terrain, crowns.template, crowns.candidate, crowns.count, info)
 
 
+def terrain_onto(samples: list[Sample], base: Models, folds: int = 3, doubt_bars: bool = False) -> Models:
+    """The terrain model fitted on the samples (and its temperatures and bar) put onto `base`'s crown template,
+    crown models and crown bar, which are kept as they are.
+
+    For shipping a terrain change alone: a crown fit moves with the installation (models/README.md)."""
+    terrain, top, right = _calibrated_terrain(_terrain_samples(samples), folds)
+    info = {key: value for key, value in base.info.items() if key != "terrain_whole_temperature"}
+    info.update(terrain_classes=[int(c) for c in terrain.classes], terrain_temperature=terrain.temperature)
+    if isinstance(terrain, Experts):
+        info["terrain_whole_temperature"] = terrain.whole_temperature
+    if doubt_bars:
+        if "doubt" not in base.info:
+            raise KscoreError("the crowns' model file has no doubt bars: rebuild it with `kscore train --doubt-bars`")
+        bar = choose_bar(top, right)
+        info["doubt"] = {**base.info["doubt"], "terrain_below": bar}
+        info["doubt_out_of_fold"] = {**base.info["doubt_out_of_fold"], "terrain": _marked_shares(top, right, bar)}
+    return Models(terrain, base.crown_template, base.candidate, base.count, info)
+
+
 def _doubt_tradeoff(doubt: Doubt, terrain_top, terrain_right, crown_p, crowns_y) -> dict:
     """Out of fold, per classifier: the share of wrong squares the bar marks and of right squares it marks."""
     crown_top, crown_right = crown_p.max(axis=1), crown_p.argmax(axis=1) == crowns_y
+    return {"terrain": _marked_shares(terrain_top, terrain_right, doubt.terrain_below),
+            "crowns": _marked_shares(crown_top, crown_right, doubt.crowns_below)}
 
-    def shares(top, right, bar):
-        marked = top < bar
-        return {"wrong": int((~right).sum()), "wrong_marked": round(float(marked[~right].mean()), 4) if (~right).any() else 0.0,
-                "right": int(right.sum()), "right_marked": round(float(marked[right].mean()), 4) if right.any() else 0.0}
 
-    return {"terrain": shares(terrain_top, terrain_right, doubt.terrain_below),
-            "crowns": shares(crown_top, crown_right, doubt.crowns_below)}
+def _marked_shares(top: np.ndarray, right: np.ndarray, bar: float) -> dict:
+    """How many squares were read wrong and right, and the share of each a bar marks (top probability below it)."""
+    marked = top < bar
+    return {"wrong": int((~right).sum()), "wrong_marked": round(float(marked[~right].mean()), 4) if (~right).any() else 0.0,
+            "right": int(right.sum()), "right_marked": round(float(marked[right].mean()), 4) if right.any() else 0.0}
 
 
 @contextmanager
@@ -842,8 +863,10 @@ def train(
     limit_phone_per_class: int | None = None,
     quiet: bool = False,
     doubt_bars: bool = False,
+    crowns_from: Path | str | None = None,
 ) -> Path:
-    """Rebuild the recognition model file in `out` from labelled boards (+ phone squares); steps said on stderr."""
+    """Rebuild the recognition model file in `out` from labelled boards (+ phone squares); steps said on stderr.
+    With `crowns_from` (a model file or its folder) only terrain is fitted, the crowns kept from that file."""
     from kscore.lab.progress import Progress
 
     progress = Progress("train", quiet=quiet)
@@ -853,7 +876,11 @@ def train(
         if tiles_phone is not None and Path(tiles_phone).is_dir():
             progress.say(f"loading the phone squares of {tiles_phone}")
             samples += load_phone_samples(tiles_phone, limit_phone_per_class)
-        progress.say(f"fitting the models on {len(samples)} samples (minutes for the whole data set)")
-        models = fit_models(samples, doubt_bars=doubt_bars)
+        if crowns_from is None:
+            progress.say(f"fitting the models on {len(samples)} samples (minutes for the whole data set)")
+            models = fit_models(samples, doubt_bars=doubt_bars)
+        else:
+            progress.say(f"fitting terrain on {len(samples)} samples, the crowns kept from {crowns_from}")
+            models = terrain_onto(samples, load_models(crowns_from), doubt_bars=doubt_bars)
     progress.say("done")
     return models.save(out)
