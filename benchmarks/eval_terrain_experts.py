@@ -1,11 +1,11 @@
 """How much the texture-only terrain expert should weigh: out of fold, over the weights asked for.
 
-Terrain can be read by two networks whose logits add (kscore.vision.read.model.Experts; off in the shipped
-recipe, train.SHAPES_WEIGHT = 0): the whole MLP on every feature and one on the print's texture alone, its
+Terrain is read by two networks whose logits add (kscore.vision.read.model.Experts; train.SHAPES_WEIGHT, 0.5
+as shipped): the whole MLP on every feature and one on the print's texture alone, its
 vote times a weight. This fits both on the training squares and their copies (train._terrain_samples, as
 `kscore train` does) in folds by kingdom or photo, and prints for each weight the temperature fitted on their
 vote and the out-of-fold log loss and share right of the experts as `kscore train` builds them at that
-weight (castle, train.SHAPES_ABSTAIN, left to the whole network tempered alone), overall and per source
+weight (the classes of train.SHAPES_ABSTAIN left to the whole network tempered alone), overall and per source
 (boards, phone squares and each kind of copy).
 
     python benchmarks/eval_terrain_experts.py                     # weights 0 0.25 0.5 0.75 1, ~3 min

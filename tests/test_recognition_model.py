@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from conftest import TEST_DATA
+from kscore.game.kingdom import Terrain
 from kscore.vision.read import model as model_module
 from kscore.vision.read.features import FEATURE_VERSION
 from kscore.vision.read.model import MODEL_FILE, ModelError, load_models
@@ -200,19 +201,22 @@ def _samples(rng, n: int) -> list:
 
 @pytest.mark.filterwarnings("ignore:Stochastic Optimizer")  # a few squares: the MLPs stop at max_iter
 def test_the_terrain_recipe_builds_the_texture_expert_only_when_it_is_given_a_weight(monkeypatch):
-    """Off (train.SHAPES_WEIGHT = 0, as shipped) the recipe fits the one network; with a weight, the experts,
-    castle left to the whole network, tempered out of fold by the whole network's temperature and the vote's."""
+    """At weight 0 the recipe fits the one network; with a weight (0.5 as shipped), the experts, the classes
+    of train.SHAPES_ABSTAIN (castle and empty square among them) left to the whole network, tempered out of
+    fold by the whole network's temperature and the vote's."""
     from kscore.lab import train
-    from kscore.vision.read.classes import CASTLE
+    from kscore.vision.read.classes import CASTLE, EMPTY
 
     samples = _samples(np.random.default_rng(3), 12)
+    monkeypatch.setattr(train, "SHAPES_WEIGHT", 0.0)
     alone, top, right = train._calibrated_terrain(samples, folds=3)
     assert type(alone) is model_module.Network and len(top) == len(right) == 12 * 9
     monkeypatch.setattr(train, "SHAPES_WEIGHT", 0.5)
     experts, top, right = train._calibrated_terrain(samples, folds=3)
     assert type(experts) is model_module.Experts
-    assert experts.shapes_weight == 0.5 and experts.abstains == (CASTLE,)
-    # The whole network is fitted as it is alone, and keeps that temperature for the castle.
+    assert experts.shapes_weight == 0.5 and experts.abstains == train.SHAPES_ABSTAIN
+    assert CASTLE in experts.abstains and EMPTY in experts.abstains
+    # The whole network is fitted as it is alone, and keeps that temperature for the classes it keeps.
     assert experts.whole_temperature == pytest.approx(alone.temperature)
     assert experts.vote_temperature > 0 and right.mean() > 0.5
 
@@ -248,3 +252,23 @@ def test_train_refuses_a_crowns_file_that_is_not_there(tmp_path, capsys):
     assert done.value.code == 2
     assert "no recognition model there" in capsys.readouterr().err
     assert not (tmp_path / "recognition.npz").exists()
+
+
+def test_the_shipped_texture_expert_only_shares_out_forest_lake_swamp_and_mine():
+    """As shipped, wheat, grassland, castle and empty square keep the probability the whole terrain network gives
+    them alone; the texture expert only moves the odds among the textured prints, whose share it keeps."""
+    from kscore.lab.train import load_board_samples
+    from kscore.vision.read.classes import TERRAIN_INDEX
+
+    terrain = load_models().terrain
+    assert isinstance(terrain, model_module.Experts)
+    x = np.vstack([s.terrain_x for s in load_board_samples(BOARDS)])
+    voted = np.array([TERRAIN_INDEX[t] for t in (Terrain.FOREST, Terrain.LAKE, Terrain.SWAMP, Terrain.MINE)])
+    kept = np.setdiff1d(np.arange(len(terrain.classes)), voted)
+    z = terrain.whole.logits(x) / terrain.whole_temperature
+    alone = np.exp(z - z.max(axis=1, keepdims=True))
+    alone /= alone.sum(axis=1, keepdims=True)
+    both = terrain.predict_proba(x)
+    assert np.allclose(both[:, kept], alone[:, kept], atol=1e-5)
+    assert np.allclose(both[:, voted].sum(axis=1), alone[:, voted].sum(axis=1), atol=1e-5)
+    assert np.abs(both[:, voted] - alone[:, voted]).max() > 1e-3  # the vote moves them

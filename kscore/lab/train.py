@@ -598,7 +598,7 @@ def _temperature(logits: np.ndarray, y: np.ndarray) -> float:
 def _calibrated_terrain(samples: list[Sample], folds: int) -> tuple[Experts | Network, np.ndarray, np.ndarray]:
     """Terrain MLP on all samples, its probabilities tempered by a temperature fitted out of fold; with
     SHAPES_WEIGHT > 0, the terrain experts (model.Experts: the whole MLP and the texture-only one) with two
-    temperatures, the whole network's alone (for the castle it keeps, SHAPES_ABSTAIN) and their vote's.
+    temperatures, the whole network's alone (for the classes it keeps, SHAPES_ABSTAIN) and their vote's.
 
     An MLP's probabilities run overconfident; the decoder weighs squares by them, so they are tempered to match
     held-out kingdoms (and photos). Also returned: the out-of-fold tempered top probability of every square
@@ -660,16 +660,18 @@ def _held_logits(network: Network, x: np.ndarray, classes: np.ndarray) -> np.nda
 
 
 #: How much the texture-only terrain expert's vote weighs beside the whole network's (model.Experts); 0: no
-#: texture expert, the one network as before. Off in the shipped recipe: at 0.5 (the most right out of fold,
-#: benchmarks/eval_terrain_experts.py) held-out scenes and photos-loose read better (README, "Terrain's
-#: texture expert"), but the pipeline's grid-or-tiles choices, tuned on the one network's calibration, moved
-#: on two test scenes, and the phone squares left out read worse.
-SHAPES_WEIGHT = 0.0
+#: texture expert, the one network as before. 0.5 is the most right out of fold
+#: (benchmarks/eval_terrain_experts.py); README, "Terrain's texture expert", has the held-out figures.
+SHAPES_WEIGHT = 0.5
 
-#: The classes the texture expert leaves to the whole network: castle (busy squares, a stone-strewn print or
-#: a false grid cut across tiles, look castle-like to texture alone, and the decoder's repair of a castle-less
-#: grid and the localiser's castle_beside hinge on which square is the castle).
-SHAPES_ABSTAIN = (CASTLE,)
+#: The classes the texture expert leaves to the whole network: all but the textured prints (forest, lake,
+#: swamp, mine), so that it only says which of those a square is, within the share the whole network gives
+#: them together. Glare's confusions are among them (a forest under a sheen read lake or mine on colour).
+#: Castle and empty square stay the whole network's: busy squares (a stone-strewn print, a false grid cut
+#: across tiles) look castle- or table-like to texture alone, and the decoder's repairs and the localiser's
+#: grid-or-tiles choices hinge on them. Wheat and grassland too: voted on, the phone squares (another camera)
+#: read worse left out, and two test scenes' grid-or-tiles choices moved.
+SHAPES_ABSTAIN = tuple(TERRAIN_INDEX[t] for t in (Terrain.WHEAT, Terrain.GRASSLAND, Terrain.CASTLE, Terrain.EMPTY))
 
 
 def _fit_experts(x: np.ndarray, y: np.ndarray) -> Experts:

@@ -31,8 +31,9 @@ it, and dark-channel dehazing left the row grey (read castle). The drawing's
 shapes survive it: a texture-only classifier (gradient orientations and local
 binary patterns of the lightness after local contrast normalisation) read all
 twelve veiled forests as forest. That classifier can vote beside the one on every
-feature (model.Experts, off in the shipped recipe: train.SHAPES_WEIGHT; the texture
-columns are those from COLOUR_FEATURES on).
+feature (model.Experts, train.SHAPES_WEIGHT; the texture columns are those from
+COLOUR_FEATURES on) and, as shipped, says which textured print (forest, lake, swamp,
+mine) a square is.
 
 Version 11 adds two columns to a square's crown summary (counting.py): the best
 crown candidate by the square's border, inside it and just outside it, for

@@ -118,9 +118,10 @@ class Experts(_Softmax):
     of glare or a colour cast the whole network never learnt moves the colour features, not the drawing, and
     the texture then outvotes them (photos-loose: forests under a blue sheen read lake or castle on colour).
 
-    The classes in `abstains` (terrain: the castle) are the whole network's alone: each keeps the probability
-    the whole network gives it, tempered by `whole_temperature` as when it read terrain by itself, and the
-    vote shares out the rest. Busy drawings (stones, a grid cut across several tiles) look castle-like to
+    The classes in `abstains` (terrain as shipped: wheat, grassland, castle and empty square, train.SHAPES_ABSTAIN)
+    are the whole network's alone: each keeps the probability the whole network gives it, tempered by
+    `whole_temperature` as when it read terrain by itself, and the vote shares out the rest among the others
+    (forest, lake, swamp, mine). Busy drawings (stones, a grid cut across several tiles) look castle-like to
     texture alone, and the decoder's and the localiser's choices hinge on which square is the castle.
 
     >>> import numpy as np
