@@ -54,8 +54,8 @@ def test_a_ragged_5x4_kingdom_keeps_its_empty_corners_and_one_castle():
         assert kingdom[empty].terrain is Terrain.EMPTY, empty
     # Squares read where they lie, the second row too: its four forests lie under a blue sheen that turns
     # their colour to a lake's; the print's texture, weighed by its own expert (model.Experts), reads them.
-    # Not asserted: the forest with a house in row 3, which at this copy's half size (1008 px wide) the
-    # texture expert takes for a mine (F1 read M1); at 640, 800, 1600 px and full size it reads forest.
+    # Not asserted: the forest with a house in row 3, which the texture vote sometimes takes for a mine (F1
+    # read M1 on this copy, 1008 px wide, and on the photo resized to 1600 px; forest at 640, 800 and full size).
     rows = _extent_rows(kingdom)
     assert rows[0] == "F1 L0 L1 F0 .." and rows[1] == "F0 F0 F0 F0 .." and rows[3] == "W0 W0 W0 F0 .."
 
