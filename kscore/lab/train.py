@@ -677,7 +677,7 @@ SHAPES_ABSTAIN = tuple(TERRAIN_INDEX[t] for t in (Terrain.WHEAT, Terrain.GRASSLA
 
 def _fit_experts(x: np.ndarray, y: np.ndarray) -> Experts:
     """The whole terrain MLP and the one on the print's texture alone (columns from COLOUR_FEATURES on), which
-    leaves the castle to the whole network (model.Experts)."""
+    leaves the classes of SHAPES_ABSTAIN to the whole network (model.Experts)."""
     return Experts(_fit_network(x, y, hidden=_TERRAIN_HIDDEN),
                    _fit_network(x[:, COLOUR_FEATURES:], y, hidden=_TERRAIN_HIDDEN), COLOUR_FEATURES,
                    SHAPES_WEIGHT, abstains=SHAPES_ABSTAIN)
@@ -796,11 +796,8 @@ def assembled(samples: list[Sample], terrain: Experts | Network, terrain_top: np
         "board_samples": sum(s.source == "board" for s in samples),  # two per labelled board (board_samples)
         "phone_squares": sum(s.source == "phone" for s in samples),
         "count_classes": crowns.count_classes,
-        "terrain_classes": [int(c) for c in terrain.classes],
-        "terrain_temperature": terrain.temperature,
+        **_terrain_info(terrain),
     }
-    if isinstance(terrain, Experts):
-        info["terrain_whole_temperature"] = terrain.whole_temperature
     if doubt_bars:
         info["doubt"] = doubt.to_info()
         info["doubt_out_of_fold"] = _doubt_tradeoff(doubt, terrain_top, terrain_right, crown_p, crowns_y)
@@ -814,9 +811,7 @@ def terrain_onto(samples: list[Sample], base: Models, folds: int = 3, doubt_bars
     For shipping a terrain change alone: a crown fit moves with the installation (models/README.md)."""
     terrain, top, right = _calibrated_terrain(_terrain_samples(samples), folds)
     info = {key: value for key, value in base.info.items() if key != "terrain_whole_temperature"}
-    info.update(terrain_classes=[int(c) for c in terrain.classes], terrain_temperature=terrain.temperature)
-    if isinstance(terrain, Experts):
-        info["terrain_whole_temperature"] = terrain.whole_temperature
+    info.update(_terrain_info(terrain))
     if doubt_bars:
         if "doubt" not in base.info:
             raise KscoreError("the crowns' model file has no doubt bars: rebuild it with `kscore train --doubt-bars`")
@@ -824,6 +819,14 @@ def terrain_onto(samples: list[Sample], base: Models, folds: int = 3, doubt_bars
         info["doubt"] = {**base.info["doubt"], "terrain_below": bar}
         info["doubt_out_of_fold"] = {**base.info["doubt_out_of_fold"], "terrain": _marked_shares(top, right, bar)}
     return Models(terrain, base.crown_template, base.candidate, base.count, info)
+
+
+def _terrain_info(terrain: Experts | Network) -> dict:
+    """What a model file's info records of its terrain model: classes and temperatures."""
+    info = {"terrain_classes": [int(c) for c in terrain.classes], "terrain_temperature": terrain.temperature}
+    if isinstance(terrain, Experts):
+        info["terrain_whole_temperature"] = terrain.whole_temperature
+    return info
 
 
 def _doubt_tradeoff(doubt: Doubt, terrain_top, terrain_right, crown_p, crowns_y) -> dict:
@@ -873,17 +876,18 @@ def train(
     from kscore.lab.progress import Progress
 
     progress = Progress("train", quiet=quiet)
+    crowns_base = None if crowns_from is None else load_models(crowns_from)  # a bad file fails before the fitting
     with single_threaded():
         progress.say(f"loading the boards of {folder_boards}")
         samples = load_board_samples(folder_boards)
         if tiles_phone is not None and Path(tiles_phone).is_dir():
             progress.say(f"loading the phone squares of {tiles_phone}")
             samples += load_phone_samples(tiles_phone, limit_phone_per_class)
-        if crowns_from is None:
+        if crowns_base is None:
             progress.say(f"fitting the models on {len(samples)} samples (minutes for the whole data set)")
             models = fit_models(samples, doubt_bars=doubt_bars)
         else:
             progress.say(f"fitting terrain on {len(samples)} samples, the crowns kept from {crowns_from}")
-            models = terrain_onto(samples, load_models(crowns_from), doubt_bars=doubt_bars)
+            models = terrain_onto(samples, crowns_base, doubt_bars=doubt_bars)
     progress.say("done")
     return models.save(out)
