@@ -26,13 +26,16 @@ softened and crown copies). `--phone-per-class N` keeps the first N phone square
 folder (for training and reading): the default 60 (1,020 squares) and six fits
 took 31 minutes on a busy shared core, most of it the crown models;
 `--terrain-only` fits terrain alone (the same terrain network fit_models makes,
-so its terrain figures are the full run's) in about 4 minutes.
+so its terrain figures are the full run's) in about 4 minutes. `--by-class` adds,
+for each source left out, its terrain right per true class and its commonest
+confusions (which prints another camera reads as what).
 `--phone-per-class 0` takes all 5,655 squares (much slower). `--quick`, for
 iterating on terrain: terrain alone, 20 phone squares per label, left out only
 (no pooled CV); its figures are not the full run's, compare quick with quick.
 
     python benchmarks/eval_leave_one_source_out.py [--terrain-only] [--phone-per-class 60] [--folds 3]
     python benchmarks/eval_leave_one_source_out.py --quick
+    python benchmarks/eval_leave_one_source_out.py --terrain-only --phone-per-class 20 --by-class
 """
 
 from __future__ import annotations
@@ -144,6 +147,23 @@ def figures(read: tuple[np.ndarray, ...]) -> dict[str, float]:
     }
 
 
+def by_class(read: tuple[np.ndarray, ...], confusions: int = 6) -> list[str]:
+    """Terrain right per true class, and the commonest confusions (true -> read, squares), as lines.
+
+    >>> truth, read = np.array([0, 0, 1, 1, 1]), np.array([0, 1, 1, 1, 0])
+    >>> by_class((truth, read))[0].split(", ")[:2]
+    ['wheat 1/2', 'grassland 2/3']
+    """
+    truth_t, read_t = read[0], read[1]
+    names = [t.name.lower() for t in TERRAIN_CLASSES]
+    right = [f"{names[c]} {int(np.sum((truth_t == c) & (read_t == c)))}/{int(np.sum(truth_t == c))}"
+             for c in range(len(names)) if np.any(truth_t == c)]
+    wrong = truth_t != read_t
+    pairs, counts = np.unique(np.stack([truth_t[wrong], read_t[wrong]], axis=1), axis=0, return_counts=True)
+    top = [f"{names[a]} -> {names[b]} {n}" for (a, b), n in sorted(zip(pairs.tolist(), counts), key=lambda x: -x[1])]
+    return [", ".join(right), "confused: " + (", ".join(top[:confusions]) or "none")]
+
+
 def join(parts: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
     return tuple(np.concatenate(col) for col in zip(*parts))
 
@@ -163,6 +183,8 @@ def main() -> int:
     parser.add_argument("--no-pooled", action="store_true", help="leave-one-source-out only")
     parser.add_argument("--terrain-only", action="store_true",
                         help="fit and read terrain alone (minutes less; crowns and both show nan)")
+    parser.add_argument("--by-class", action="store_true",
+                        help="each source left out: terrain right per true class and the commonest confusions")
     parser.add_argument("--quick", action="store_true",
                         help="terrain only, 20 phone squares per label, no pooled CV (for iterating)")
     args = parser.parse_args()
@@ -187,11 +209,12 @@ def main() -> int:
               + f" (phone: {'all' if per_class is None else f'first {per_class} per label'}); "
               f"loaded in {time.perf_counter() - start:.0f} s", flush=True)
 
-        held_out = {}
+        held_out, held_reads = {}, {}
         for name in SOURCES:
             t0 = time.perf_counter()
             models = fit([s for other in SOURCES if other != name for s in sources[other].train], args.terrain_only)
-            held_out[name] = figures(read_squares(models, sources[name].test))
+            held_reads[name] = read_squares(models, sources[name].test)
+            held_out[name] = figures(held_reads[name])
             print(f"  left out {name}: fitted and read in {time.perf_counter() - t0:.0f} s", flush=True)
 
         pooled = {}
@@ -221,6 +244,9 @@ def main() -> int:
     for name in SOURCES:
         h = held_out[name]
         print(f"{name:<8}{h['squares']:>8}" + cells(h) + (cells(pooled[name]) if pooled else ""))
+    if args.by_class:
+        for name in SOURCES:
+            print(f"{name} left out, terrain by true class: " + "\n    ".join(by_class(held_reads[name])))
     key = "terrain" if args.terrain_only else "both"
     worst = min(SOURCES, key=lambda n: held_out[n][key])
     print(f"worst left out: {worst}, {key} right {held_out[worst][key]:.1%}"
