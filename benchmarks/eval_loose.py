@@ -27,6 +27,12 @@ flat castles from phone castles it never saw. This is the issue's target
 measure; without it every square of a scene was in the shipped model's training.
 --save-models DIR keeps the fit, --models FILE reads with a saved one.
 
+--true-mask: each scene is read with the tile finder's colour foreground replaced by the scene's true
+tile mask (every tile drawn: the kingdom's, strays', filled outlines), the detail foreground as it is:
+what a perfect colour model would give the tile path (grids are found as ever). The same scenes; the
+figures against a run without it tell how much of a set's loss is the tile mask and how much the
+lattice, the grouping or the reader.
+
 --cut: each scene's photo is cropped on one side through the kingdom's outermost tiles
 (loose_scenes.cut_by_edge; the same scenes otherwise). A kingdom partly out of the
 photo must be said cut and never scored: prints how many were said cut, how many had a
@@ -39,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -166,6 +173,8 @@ def main(argv=None) -> int:
     ap.add_argument("--scale", type=scale_factor, default=1.0, help="read each scene's photo resized by this factor and "
                     f"saved again as a JPEG of quality {SENT_QUALITY} (as_sent: a messenger app's copy, a camera "
                     "farther away); the same scenes as without it")
+    ap.add_argument("--true-mask", action="store_true", help="the tile finder's colour foreground replaced by "
+                    "each scene's true tile mask: how much of the loss is the mask (see above)")
     ap.add_argument("--cut", action="store_true", help="crop each photo through the kingdom's outermost tiles on one "
                     "side: is the kingdom said cut, never scored?")
     args = ap.parse_args(argv)
@@ -189,7 +198,8 @@ def main(argv=None) -> int:
         photo = Photo(Path(f"loose{s}.jpg"), image, (image.shape[1], image.shape[0]))
         start = time.perf_counter()
         try:
-            read = list(read_loaded_photo(photo, models=models).found)
+            with true_tile_mask(scene) if args.true_mask else contextlib.nullcontext():
+                read = list(read_loaded_photo(photo, models=models).found)
         except NothingRecognisedError:
             read = []
         times.append(time.perf_counter() - start)
@@ -248,6 +258,28 @@ def main(argv=None) -> int:
     print("by surface (scenes, found, exact): " + ", ".join(f"{k} {v[0]}/{v[1]}/{v[2]}" for k, v in sorted(by_surface.items())))
     print("false finds by surface: " + ", ".join(f"{k} {v[3]}" for k, v in sorted(by_surface.items())))
     return 0
+
+
+@contextlib.contextmanager
+def true_tile_mask(scene):
+    """find.loose's colour foreground, while inside, the scene's true tile mask at the working image's scale:
+    every tile drawn (LooseScene.outlines), filled (float32 0/1)."""
+    import kscore.vision.find.loose as loose
+
+    own = loose.colour_foreground
+
+    def truth(work: np.ndarray, made: np.ndarray | None = None) -> np.ndarray:
+        k = max(work.shape[:2]) / max(scene.image.shape[:2])
+        mask = np.zeros(work.shape[:2], np.float32)
+        for outline in scene.outlines:
+            cv2.fillConvexPoly(mask, np.round(np.asarray(outline) * k).astype(np.int32), 1.0)
+        return mask
+
+    loose.colour_foreground = truth
+    try:
+        yield
+    finally:
+        loose.colour_foreground = own
 
 
 def drawn_scene(args, bank, rng):

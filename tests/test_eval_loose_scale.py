@@ -1,4 +1,5 @@
-"""benchmarks/eval_loose.py --scale reads each scene as a messenger app would send it: resized, saved again."""
+"""benchmarks/eval_loose.py --scale reads each scene as a messenger app would send it: resized, saved again;
+--true-mask reads it with the tile finder given the scene's true tile mask."""
 
 from __future__ import annotations
 
@@ -41,3 +42,37 @@ def test_a_scale_outside_its_range_or_not_a_number_is_refused_in_one_line():
     for text in ("9", "0", "x"):
         with pytest.raises(argparse.ArgumentTypeError):
             eval_loose.scale_factor(text)
+
+
+@pytest.fixture(scope="module")
+def bank(kingdomino_data, tiles_phone_data):
+    from kscore.lab.dataset import load_boards
+    from kscore.lab.loose_scenes import SquareBank
+
+    return SquareBank.from_boards(load_boards(kingdomino_data), tiles_phone_data / "castle")
+
+
+def test_the_true_mask_covers_every_tile_drawn_and_only_while_asked(bank):
+    """--true-mask: inside, the tile finder's colour foreground is the scene's tiles (strays' too) at the working
+    image's scale and nothing else; outside, the colour model again."""
+    import kscore.vision.find.loose as loose
+    from kscore.lab.loose_scenes import make_loose_scene
+    from kscore.vision.find.localise import working_image
+
+    scene = make_loose_scene(bank, np.random.default_rng(3), strays=2)
+    work, factor = working_image(scene.image)
+    own = loose.colour_foreground
+    with eval_loose.true_tile_mask(scene):
+        mask = loose.colour_foreground(work)
+    assert loose.colour_foreground is own
+    drawn = np.zeros(scene.image.shape[:2], np.uint8)
+    for outline in scene.outlines:
+        cv2.fillConvexPoly(drawn, np.round(np.asarray(outline)).astype(np.int32), 1)
+    drawn = cv2.resize(drawn, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
+    assert mask.dtype == np.float32 and mask.shape == work.shape[:2]
+    assert scene.strays == 2  # the strays are in the mask too: every outline drawn
+    agree = float(((mask > 0) == (drawn > 0)).mean())
+    assert agree > 0.99 and 0.05 < float(mask.mean()) < 0.9
+    for quad in scene.quads.values():  # every square of the kingdom lies in it
+        x, y = np.asarray(quad).mean(axis=0) / factor
+        assert mask[int(y), int(x)] == 1.0
