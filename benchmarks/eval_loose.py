@@ -178,6 +178,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cut", action="store_true", help="crop each photo through the kingdom's outermost tiles on one "
                     "side: is the kingdom said cut, never scored?")
     args = ap.parse_args(argv)
+    if args.cut and args.true_mask:  # the cut photo is a crop: the scene's outlines no longer lie where it shows them
+        ap.error("--true-mask reads whole scenes; it does not go with --cut")
     if args.cut:
         return cut_mode(args)
     models, bank = scene_bank(args.data, args.holdout, args.models, args.save_models, args.phone_per_class)

@@ -76,3 +76,10 @@ def test_the_true_mask_covers_every_tile_drawn_and_only_while_asked(bank):
     for quad in scene.quads.values():  # every square of the kingdom lies in it
         x, y = np.asarray(quad).mean(axis=0) / factor
         assert mask[int(y), int(x)] == 1.0
+
+
+def test_the_true_mask_with_a_cut_photo_is_refused_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        eval_loose.main(["--cut", "--true-mask", "--scenes", "1"])
+    assert stop.value.code == 2
+    assert "--true-mask reads whole scenes" in capsys.readouterr().err
