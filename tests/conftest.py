@@ -63,3 +63,13 @@ def tiles_phone_data() -> Path:
 def photos_loose_data() -> Path:
     """../shared/data/photos-loose: 5 photos of one hand-laid kingdom, labelled by its extent."""
     return _shared("photos-loose")
+
+
+@pytest.fixture(scope="session")
+def bank(kingdomino_data, tiles_phone_data):
+    """The synthetic scenes' square bank (kscore.lab.loose_scenes.SquareBank) as the tests draw from it: every
+    labelled board's squares and the phone castles; made once (nothing draws into it)."""
+    from kscore.lab.dataset import load_boards
+    from kscore.lab.loose_scenes import SquareBank
+
+    return SquareBank.from_boards(load_boards(kingdomino_data), tiles_phone_data / "castle")

@@ -44,14 +44,6 @@ def test_a_scale_outside_its_range_or_not_a_number_is_refused_in_one_line():
             eval_loose.scale_factor(text)
 
 
-@pytest.fixture(scope="module")
-def bank(kingdomino_data, tiles_phone_data):
-    from kscore.lab.dataset import load_boards
-    from kscore.lab.loose_scenes import SquareBank
-
-    return SquareBank.from_boards(load_boards(kingdomino_data), tiles_phone_data / "castle")
-
-
 def test_the_true_mask_covers_every_tile_drawn_and_only_while_asked(bank):
     """--true-mask: inside, the tile finder's colour foreground is the scene's tiles (strays' too) at the working
     image's scale and nothing else; outside, the colour model again."""

@@ -11,12 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from kscore.app.pipeline import PhotoKingdom, not_kingdoms, read_loaded_photo
 from kscore.game.kingdom import Kingdom
 from kscore.game.textformat import parse_square
-from kscore.lab.loose_scenes import SquareBank
 from kscore.vision.load import Photo
 from photo_helpers import pinned_scene
 
@@ -89,13 +87,6 @@ def test_without_a_kingdom_of_one_castle_every_find_is_kept():
     none = [row.replace("C ", "G0") for row in FULL]
     kept, notes = not_kingdoms([_found(none, "a", 100), _found(STRAYS, "b", 30, 900, extent=(1, 2))])
     assert len(kept) == 2 and not notes
-
-
-@pytest.fixture(scope="module")
-def bank(kingdomino_data, tiles_phone_data) -> SquareBank:
-    from kscore.lab.dataset import load_boards
-
-    return SquareBank.from_boards(load_boards(kingdomino_data), tiles_phone_data / "castle")
 
 
 def test_the_grid_over_the_strays_is_not_scored_beside_the_kingdom(bank):

@@ -13,17 +13,9 @@ import pytest
 
 from kscore.app.pipeline import read_loaded_photo, squares_on_grid
 from kscore.game.kingdom import Terrain
-from kscore.lab.loose_scenes import SquareBank
 from kscore.vision.find.loose import TILE_SHARE, LooseKingdom, find_loose
 from kscore.vision.load import Photo
 from photo_helpers import generator_state, pinned_scene
-
-
-@pytest.fixture(scope="module")
-def bank(kingdomino_data, tiles_phone_data) -> SquareBank:
-    from kscore.lab.dataset import load_boards
-
-    return SquareBank.from_boards(load_boards(kingdomino_data), tiles_phone_data / "castle")
 
 
 def _photo(scene, name: str = "scene.jpg") -> Photo:

@@ -10,15 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from kscore.lab.loose_scenes import SquareBank
 from photo_helpers import pinned_scene
-
-
-@pytest.fixture(scope="module")
-def bank(kingdomino_data, tiles_phone_data) -> SquareBank:
-    from kscore.lab.dataset import load_boards
-
-    return SquareBank.from_boards(load_boards(kingdomino_data), tiles_phone_data / "castle")
 
 
 #: What the first four scenes of seed 3 were before the rug and the broad glare existed (surface, frame,
