@@ -60,6 +60,7 @@ def train_command(
                                                "(or folder): how the shipped file is built, see models/README.md."),
 ) -> None:
     from kscore.lab.train import train
+    from kscore.vision.read.model import MODEL_FILE
 
     default_boards, default_phone, default_out = _defaults()
     boards = boards or default_boards
@@ -74,8 +75,8 @@ def train_command(
     out = out or default_out
     print(f"training on {boards.resolve()}" + (f" + {phone_dir.resolve()}" if phone_dir else " (no phone squares)")
           + f"; the model goes to {out.resolve()}", file=sys.stderr, flush=True)
-    if crowns_from is not None and not (crowns_from.is_file() or (crowns_from / "recognition.npz").is_file()):
-        raise KscoreError(f"{crowns_from}: no recognition model there (--crowns-from takes a recognition.npz or its folder)")
+    if crowns_from is not None and not (crowns_from.is_file() or (crowns_from / MODEL_FILE).is_file()):
+        raise KscoreError(f"{crowns_from}: no recognition model there (--crowns-from takes a {MODEL_FILE} or its folder)")
     path = train(boards, phone_dir, out, doubt_bars=doubt_bars, crowns_from=crowns_from)
     print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KB) from {boards}" + (f" + {phone_dir}" if phone_dir else ""))
 
